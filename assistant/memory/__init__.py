@@ -1,0 +1,1 @@
+"""The memory core: store, vault, index, embedder, extract, write, recall, inject, maintain, forget."""

@@ -1,0 +1,181 @@
+"""The one place that talks to SQLite: connection, pragmas, `atomic()`, migrations, errors.
+
+Environment failures (disk full, read-only, locked, corrupt) become `StorageError` with a
+hint, classified here once; anything else is a bug and propagates.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import StorageError
+from assistant.memory.schema import MIGRATIONS
+
+log = logging.getLogger("mnemo.db")
+
+_ENV_ERRORS: list[tuple[str, str, str]] = [
+    ("disk is full", "The disk is full.", "Free some disk space and try again; nothing was lost."),
+    ("readonly database", "The data directory is read-only.", "Make it writable (check permissions) and try again."),
+    ("read-only", "The data directory is read-only.", "Make it writable (check permissions) and try again."),
+    ("database is locked", "The database is busy in another process.", "Close other Mnemo windows or `mnemo` commands and retry."),
+    ("unable to open database", "The database file cannot be opened.", "Check that the data directory exists and is writable."),
+    ("disk i/o error", "The disk reported an I/O error.", "Check the disk (space, permissions, health) and retry."),
+    ("not a database", "The database file is damaged or not a Mnemo database.", "Restore from an export, or move the file away to start fresh."),
+    ("malformed", "The database file is damaged.", "Restore from an export, or move the file away to start fresh."),
+]
+
+
+def classify(exc: sqlite3.Error) -> StorageError | None:
+    """Return a StorageError for an environment failure, None for what must be a bug."""
+    text = str(exc).lower()
+    for needle, message, hint in _ENV_ERRORS:
+        if needle in text:
+            return StorageError(message, hint)
+    return None
+
+
+class Database:
+    """A SQLite connection shared by the core's objects, safe to use from several threads.
+
+    Statements are serialised by a re-entrant lock; `atomic()` opens a transaction, or a
+    savepoint when already inside one.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path) if str(path) != ":memory:" else None
+        self._lock = threading.RLock()
+        self._depth = 0
+        try:
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(
+                str(path), isolation_level=None, check_same_thread=False, timeout=10.0
+            )
+            self._conn.row_factory = sqlite3.Row
+            for pragma in (
+                "PRAGMA journal_mode=WAL",
+                "PRAGMA synchronous=NORMAL",
+                "PRAGMA secure_delete=ON",
+                "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=10000",
+            ):
+                self._conn.execute(pragma)
+            self._migrate()
+        except sqlite3.Error as exc:
+            raise classify(exc) or exc from exc
+        except OSError as exc:
+            raise StorageError(f"Cannot create the data directory: {exc.strerror}", "Check the path and its permissions.") from exc
+
+    # -- statements ---------------------------------------------------------------------
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params)
+            except sqlite3.Error as exc:
+                raise classify(exc) or exc from exc
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self._lock:
+            try:
+                self._conn.executemany(sql, rows)
+            except sqlite3.Error as exc:
+                raise classify(exc) or exc from exc
+
+    def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise classify(exc) or exc from exc
+
+    def one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Row | None:
+        rows = self.query(sql, params)
+        return rows[0] if rows else None
+
+    def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
+        row = self.one(sql, params)
+        return None if row is None else row[0]
+
+    @contextmanager
+    def atomic(self) -> Iterator[Database]:
+        """A transaction (or a savepoint inside one): all of it commits, or none of it."""
+        with self._lock:
+            name = f"sp{self._depth}"
+            try:
+                self._conn.execute("BEGIN IMMEDIATE" if self._depth == 0 else f"SAVEPOINT {name}")
+            except sqlite3.Error as exc:
+                raise classify(exc) or exc from exc
+            self._depth += 1
+            try:
+                yield self
+            except BaseException:
+                self._depth -= 1
+                try:
+                    self._conn.execute("ROLLBACK" if self._depth == 0 else f"ROLLBACK TO {name}; ")
+                    if self._depth:
+                        self._conn.execute(f"RELEASE {name}")
+                except sqlite3.Error:
+                    log.exception("rollback failed")
+                raise
+            else:
+                self._depth -= 1
+                try:
+                    self._conn.execute("COMMIT" if self._depth == 0 else f"RELEASE {name}")
+                except sqlite3.Error as exc:
+                    if self._depth == 0:
+                        self._conn.execute("ROLLBACK")
+                    raise classify(exc) or exc from exc
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    # -- maintenance --------------------------------------------------------------------
+
+    def checkpoint(self) -> None:
+        """Fold the WAL into the main file and truncate it, so deleted pages leave the WAL."""
+        self.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def vacuum(self) -> None:
+        with self._lock:
+            self.execute("VACUUM")
+            self.checkpoint()
+
+    def integrity_ok(self) -> bool:
+        return self.scalar("PRAGMA integrity_check") == "ok"
+
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                log.warning("checkpoint at close failed")
+            self._conn.close()
+
+    # -- migrations ---------------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+        row = self._conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+        return int(row[0] or 0)
+
+    def _migrate(self) -> None:
+        with self._lock:
+            current = self.schema_version()
+            for version, sql in enumerate(MIGRATIONS, start=1):
+                if version <= current:
+                    continue
+                # executescript commits, so each migration runs in its own explicit transaction
+                self._conn.executescript(
+                    "BEGIN;\n" + sql + f"\nINSERT INTO schema_migrations VALUES ({version}, datetime('now'));\nCOMMIT;"
+                )
+                log.info("applied schema migration %d", version)

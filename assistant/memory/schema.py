@@ -1,0 +1,116 @@
+"""Numbered schema migrations. Append only: never edit a migration that has shipped."""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: the memory store
+    """
+    CREATE TABLE profiles (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE memories (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('episodic', 'semantic')),
+        category TEXT NOT NULL CHECK (category IN
+            ('fact', 'preference', 'goal', 'project', 'conclusion', 'emotion', 'identifier')),
+        content TEXT NOT NULL,
+        summary TEXT,
+        slot TEXT,
+        entities TEXT NOT NULL DEFAULT '[]',
+        importance INTEGER NOT NULL CHECK (importance BETWEEN 1 AND 5),
+        confidence REAL NOT NULL DEFAULT 0.8 CHECK (confidence BETWEEN 0 AND 1),
+        source TEXT NOT NULL CHECK (source IN ('user_explicit', 'user_implied', 'assistant', 'manual')),
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded', 'merged', 'archived')),
+        superseded_by INTEGER REFERENCES memories(id) ON DELETE SET NULL,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        review INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        status_changed_at REAL,
+        last_accessed_at REAL,
+        access_count INTEGER NOT NULL DEFAULT 0,
+        expires_at REAL,
+        event_at REAL,
+        session_id TEXT,
+        source_message_id INTEGER,
+        vault_ids TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX memories_profile_status ON memories(profile_id, status);
+    CREATE INDEX memories_slot ON memories(profile_id, slot) WHERE slot IS NOT NULL;
+    CREATE INDEX memories_event_at ON memories(profile_id, event_at);
+    CREATE TABLE memory_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        memory_id INTEGER,
+        event TEXT NOT NULL CHECK (event IN
+            ('added', 'updated', 'superseded', 'merged', 'archived', 'restored', 'deleted',
+             'pinned', 'unpinned', 'accessed', 'imported', 'expired', 'purged')),
+        at REAL NOT NULL,
+        detail TEXT
+    );
+    CREATE INDEX memory_events_memory ON memory_events(profile_id, memory_id);
+    CREATE TABLE vault (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        masked TEXT NOT NULL,
+        nonce BLOB NOT NULL,
+        ciphertext BLOB NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE vault_keys (
+        profile_id TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+        method TEXT NOT NULL,
+        salt BLOB,
+        wrapped_key BLOB NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE VIRTUAL TABLE memories_fts USING fts5(
+        text, entities, tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        title TEXT NOT NULL DEFAULT '',
+        temporary INTEGER NOT NULL DEFAULT 0,
+        summary TEXT NOT NULL DEFAULT '',
+        summary_upto INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system')),
+        content TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'complete' CHECK (status IN ('complete', 'partial', 'error')),
+        injected_ids TEXT NOT NULL DEFAULT '[]',
+        extracted INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX messages_session ON messages(profile_id, session_id, id);
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        text, tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        finished_at REAL,
+        status TEXT NOT NULL DEFAULT 'running',
+        counts TEXT NOT NULL DEFAULT '{}',
+        duration_s REAL
+    );
+    CREATE TABLE job_steps (
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        step TEXT NOT NULL,
+        last_success_at REAL NOT NULL,
+        PRIMARY KEY (profile_id, step)
+    );
+    """,
+]
