@@ -69,8 +69,9 @@ MIGRATIONS: list[str] = [
         created_at REAL NOT NULL
     );
     CREATE VIRTUAL TABLE memories_fts USING fts5(
-        text, entities, tokenize = 'porter unicode61 remove_diacritics 2'
+        text, entities, tokenize = 'unicode61 remove_diacritics 0'
     );
+    CREATE VIRTUAL TABLE memories_fts_vocab USING fts5vocab(memories_fts, 'row');
     CREATE TABLE sessions (
         id TEXT PRIMARY KEY,
         profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
@@ -94,7 +95,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX messages_session ON messages(profile_id, session_id, id);
     CREATE VIRTUAL TABLE messages_fts USING fts5(
-        text, tokenize = 'porter unicode61 remove_diacritics 2'
+        text, tokenize = 'unicode61 remove_diacritics 0'
     );
     CREATE TABLE jobs (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -105,6 +106,10 @@ MIGRATIONS: list[str] = [
         status TEXT NOT NULL DEFAULT 'running',
         counts TEXT NOT NULL DEFAULT '{}',
         duration_s REAL
+    );
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
     );
     CREATE TABLE job_steps (
         profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,

@@ -81,6 +81,7 @@ class Candidate:
     override: bool = False  # "moved to", "不再", "换成": supersede the old value
     forget: bool = False
     extractor: str = "rules"
+    vault_ids: list[int] = field(default_factory=list)
 
 
 @dataclass

@@ -1,0 +1,196 @@
+"""The composition root: opens one profile's data directory and wires the core together.
+
+A profile lives in ``<data dir>/profiles/<name>/``: ``mnemo.db`` (SQLite, the truth),
+``index/`` (Chroma, derived), ``keys/`` (last-resort key file). One process at a time holds
+a profile: a second one is refused with a clear message (Chroma is not safe for two).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from assistant.clock import Clock, SystemClock, to_ts
+from assistant.config import Settings, check_profile_name, data_dir, load_settings, profile_name
+from assistant.errors import ProfileLockedError, StorageError
+from assistant.memory.db import Database
+from assistant.memory.embedder import Embedder, SentenceTransformerEmbedder
+from assistant.memory.keys import KeyManager
+from assistant.memory.recall import Recaller, RecallOptions
+from assistant.memory.service import MemoryService
+from assistant.memory.store import MemoryStore
+from assistant.memory.timewords import past_range
+from assistant.memory.vault import Vault
+from assistant.memory.write import MemoryWriter
+
+log = logging.getLogger("mnemo.app")
+
+DB_NAME = "mnemo.db"
+
+
+def profile_dir(base: Path, name: str) -> Path:
+    check_profile_name(name)
+    return base / "profiles" / name
+
+
+def recall_options(settings: Settings) -> RecallOptions:
+    return RecallOptions(k=settings.recall_k, threshold=settings.recall_threshold, weights=settings.weights)
+
+
+@dataclass
+class ForgetMeReport:
+    seconds: float
+    memories: int
+    messages: int
+    files_removed: int
+
+
+class Profile:
+    """Everything of one profile, open and wired. Close it (or use `with`) when done.
+
+    Args:
+        base: the data directory (``MNEMO_DATA_DIR`` or the platform's).
+        name: the profile name.
+        settings: loaded settings.
+        embedder: shared model (loading one costs seconds; tests pass one in).
+        clock: time source (injected in tests and the evaluation harness).
+        warn: receives user-visible warnings (key file in use, model fallback).
+    """
+
+    def __init__(
+        self,
+        base: Path,
+        name: str,
+        settings: Settings,
+        *,
+        embedder: Embedder | None = None,
+        clock: Clock | None = None,
+        warn: Callable[[str], None] | None = None,
+        passphrase: str | None = None,
+    ) -> None:
+        self.base = base
+        self.name = name
+        self.settings = settings
+        self.clock = clock or SystemClock()
+        self.warnings: list[str] = []
+        self._warn_cb = warn
+        self.dir = profile_dir(base, name)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            os.chmod(self.dir, 0o700)
+        except OSError as exc:
+            raise StorageError(f"Cannot create the data directory {self.dir}: {exc.strerror}", "Check the path and its permissions, or set MNEMO_DATA_DIR.") from exc
+        self._lock = FileLock(str(base / "profiles" / f".{name}.lock"))
+        try:
+            self._lock.acquire(timeout=0)
+        except Timeout as exc:
+            raise ProfileLockedError(
+                f"Mnemo is already running with profile {name!r} on this data directory.",
+                "Close the other Mnemo window or command first (one process at a time keeps the index safe).",
+            ) from exc
+        try:
+            self._open(embedder, passphrase)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _open(self, embedder: Embedder | None, passphrase: str | None) -> None:
+        self.db = Database(self.dir / DB_NAME)
+        self.store = MemoryStore(self.db, self.name)
+        self.store.ensure_profile(to_ts(self.clock.now()))
+        self.keys = KeyManager(
+            self.db, self.name, self.dir / "keys",
+            passphrase=passphrase if passphrase is not None else os.environ.get("MNEMO_PASSPHRASE"),
+            warn=self.warn,
+        )
+        self.vault = Vault(self.db, self.name, self.keys)
+        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(self.settings.embedding_model, warn=self.warn)
+        self.service = MemoryService(self.db, self.store, self.embedder, self.dir / "index", self.clock)
+        self.writer = MemoryWriter(self.service, self.vault)
+        self.recaller = Recaller(self.service, recall_options(self.settings), past_range=past_range)
+
+    def warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
+        if self._warn_cb:
+            self._warn_cb(text)
+        else:
+            log.warning("%s", text)
+
+    def close(self) -> None:
+        try:
+            self.service.close()
+            self.db.close()
+        finally:
+            if self._lock.is_locked:
+                self._lock.release()
+
+    def __enter__(self) -> Profile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def forget_me(self) -> ForgetMeReport:
+        """Erase everything of this profile and reopen it empty (the app keeps running).
+
+        The data key is destroyed first (crypto-shredding), then every file of the profile is
+        removed; a fresh, empty profile takes its place.
+        """
+        started = time.perf_counter()
+        memories = self.store.total()
+        messages = int(self.db.scalar("SELECT COUNT(*) FROM messages WHERE profile_id = ?", (self.name,)) or 0)
+        self.keys.destroy()
+        self.service.close()
+        self.db.close()
+        files = sum(1 for p in self.dir.rglob("*") if p.is_file())
+        _scrub_tree(self.dir)
+        shutil.rmtree(self.dir)
+        self.dir.mkdir(parents=True)
+        os.chmod(self.dir, 0o700)
+        self._open(self.embedder, None)
+        return ForgetMeReport(time.perf_counter() - started, memories, messages, files)
+
+
+def _scrub_tree(root: Path) -> None:
+    """Overwrite every file with zeros before unlinking (best effort on journaling/SSD disks)."""
+    for path in root.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            try:
+                size = path.stat().st_size
+                with open(path, "r+b") as handle:
+                    remaining = size
+                    block = b"\0" * 65536
+                    while remaining > 0:
+                        remaining -= handle.write(block[: min(remaining, len(block))])
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            except OSError:
+                log.warning("could not overwrite a file before removal")
+
+
+def open_profile(
+    *,
+    settings: Settings | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+    warn: Callable[[str], None] | None = None,
+    base: Path | None = None,
+    name: str | None = None,
+) -> Profile:
+    """Open the profile named by the environment (``MNEMO_PROFILE``) or the arguments."""
+    return Profile(
+        base or data_dir(),
+        name or profile_name(),
+        settings or load_settings(),
+        embedder=embedder,
+        clock=clock,
+        warn=warn,
+    )

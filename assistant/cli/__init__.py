@@ -1,0 +1,115 @@
+"""The `mnemo` command: gui (default), chat, memory …, maintain, doctor, eval, bench.
+
+Every command module has `register(subparsers)`; each subcommand handler returns an exit
+code. User-facing failures (`MnemoError`) print a message and what to do, never a traceback;
+anything else is a bug and goes to `crash_report`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from assistant import __version__
+from assistant.errors import MnemoError
+
+COMMAND_MODULES = ["memory", "chat", "doctor", "maintain", "eval", "bench"]
+# Clients of the library (the desktop window in ui/) add commands through this entry-point
+# group, so the core never imports them.
+PLUGIN_GROUP = "mnemo.commands"
+
+log = logging.getLogger("mnemo.cli")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mnemo", description="Mnemo — a local-first assistant that remembers you."
+    )
+    parser.add_argument("--version", action="version", version=f"mnemo {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more (never memory text)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"assistant.cli.{name}_cmd")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"assistant.cli.{name}_cmd":
+                raise
+            continue
+        module.register(sub)
+    for entry in importlib.metadata.entry_points(group=PLUGIN_GROUP):
+        try:
+            register = entry.load()
+        except ImportError as exc:
+            log.debug("command plugin %s unavailable: %s", entry.name, exc)
+            continue
+        register(sub)
+    return parser
+
+
+def sub_names(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def crash_report(exc: BaseException) -> Path | None:
+    """Write the stack (frames only: an exception message may quote user text) to the log dir."""
+    from assistant.config import data_dir
+
+    try:
+        folder = data_dir() / "logs"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"crash-{datetime.now():%Y%m%d-%H%M%S}.log"
+        frames = "".join(traceback.format_tb(exc.__traceback__))
+        path.write_text(f"mnemo {__version__}\n{type(exc).__module__}.{type(exc).__qualname__}\n{frames}", encoding="utf-8")
+        return path
+    except OSError:
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach the hub unless the user asks
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    if args.command is None:
+        if "gui" not in sub_names(parser):
+            print("error: the desktop window is not installed (package 'ui').", file=sys.stderr)
+            print("  → Reinstall Mnemo with its GUI, or use `mnemo chat` in a terminal.", file=sys.stderr)
+            return 2
+        args = parser.parse_args(["gui", *(argv or [])])
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except MnemoError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        if exc.hint:
+            print(f"  → {exc.hint}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the one handler for bugs
+        where = crash_report(exc)
+        print(f"error: Mnemo hit an internal error ({type(exc).__name__}). This is a bug.", file=sys.stderr)
+        if where:
+            print(f"  → Details (no personal data) were saved to {where}; please report it.", file=sys.stderr)
+        return 70

@@ -1,0 +1,315 @@
+"""`mnemo memory …`: list, search, add, edit, delete, pin, export, import, forget-me, remember."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from assistant.clock import iso, parse_iso, to_ts
+from assistant.errors import InputError
+from assistant.memory.inject import block_language, render_block
+from assistant.memory.store import NewMemory
+from assistant.memory.transfer import export_memories, import_memories
+from assistant.memory.types import Category, Hit, Memory, Source, Status, Turn
+from assistant.cli.common import confirm, print_json, profile_from_env, read_text_arg
+
+
+def memory_dict(memory: Memory) -> dict[str, Any]:
+    return {
+        "id": memory.id, "content": memory.content, "category": memory.category.value,
+        "kind": memory.kind.value, "slot": memory.slot, "entities": memory.entities,
+        "importance": memory.importance, "confidence": memory.confidence,
+        "source": memory.source.value, "status": memory.status.value,
+        "superseded_by": memory.superseded_by, "pinned": memory.pinned, "review": memory.review,
+        "created_at": iso(memory.created_at), "updated_at": iso(memory.updated_at),
+        "last_accessed_at": iso(memory.last_accessed_at), "access_count": memory.access_count,
+        "expires_at": iso(memory.expires_at), "event_at": iso(memory.event_at),
+        "session_id": memory.session_id, "source_message_id": memory.source_message_id,
+        "vault_ids": memory.vault_ids,
+    }
+
+
+def _line(memory: Memory) -> str:
+    flags = ("📌" if memory.pinned else "") + ("" if memory.status is Status.ACTIVE else f" [{memory.status.value}]")
+    return f"#{memory.id:<5} {memory.category.value:<10} ★{memory.importance} {memory.content}{flags}"
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        status = None if args.status == "all" else Status(args.status)
+        category = Category(args.category) if args.category else None
+        memories = profile.store.list(status=status, category=category, limit=args.limit, offset=args.offset)
+        if args.json:
+            print_json([memory_dict(m) for m in memories])
+        elif not memories:
+            print("No memories yet." if status is Status.ACTIVE else "No memories match.")
+        else:
+            for memory in memories:
+                print(_line(memory))
+    return 0
+
+
+def _hit_dict(hit: Hit) -> dict[str, Any]:
+    return {**memory_dict(hit.memory), "score": hit.score, "routes": hit.routes}
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    query = read_text_arg(args.query)
+    with profile_from_env() as profile:
+        now = profile.clock.now()
+        hits = profile.recaller.recall(query, now, k=args.k)
+        lang = block_language(query, profile.settings.language)
+        block, _ids = render_block(hits, lang=lang, token_budget=profile.settings.recall_token_budget, tz=now.tzinfo)
+        if args.json:
+            print_json({"query": query, "injected": [_hit_dict(h) for h in hits], "block": block})
+        elif not hits:
+            print("Nothing would be injected for this question.")
+        else:
+            for hit in hits:
+                print(f"#{hit.memory.id:<5} score {hit.score:.3f}  via {','.join(hit.routes):<28} {hit.memory.content}")
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    text = read_text_arg(args.text)
+    with profile_from_env() as profile:
+        expires = to_ts(parse_iso(args.expires)) if args.expires else None
+        memory = profile.service.add(NewMemory(
+            content=text, category=Category(args.category), importance=args.importance,
+            source=Source.MANUAL, pinned=args.pin, expires_at=expires,
+        ))
+        print_json(memory_dict(memory)) if args.json else print(f"Added #{memory.id}: {memory.content}")
+    return 0
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        fields: dict[str, Any] = {}
+        if args.content is not None:
+            fields["content"] = read_text_arg(args.content)
+        if args.category:
+            fields["category"] = Category(args.category)
+        if args.importance is not None:
+            fields["importance"] = args.importance
+        if args.expires is not None:
+            fields["expires_at"] = None if args.expires in ("", "never") else to_ts(parse_iso(args.expires))
+        if not fields:
+            raise InputError("nothing to change", "Give --content, --category, --importance or --expires.")
+        memory = profile.service.edit(args.id, **fields)
+        print_json(memory_dict(memory)) if args.json else print(f"Updated #{memory.id}: {memory.content}")
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        memories = [profile.store.get(i) for i in args.ids]
+        if not args.json:
+            for memory in memories:
+                print(_line(memory))
+        if not confirm(f"Delete {len(memories)} memor{'y' if len(memories) == 1 else 'ies'} for good?", assume_yes=args.yes):
+            return 1
+        profile.writer.forget([m.id for m in memories])
+        profile.db.checkpoint()
+        print_json({"deleted": args.ids}) if args.json else print(f"Deleted {len(memories)}.")
+    return 0
+
+
+def cmd_pin(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        profile.store.set_pinned(args.id, not args.unpin, profile.service.now())
+        print_json({"id": args.id, "pinned": not args.unpin}) if args.json else print(
+            f"{'Unpinned' if args.unpin else 'Pinned'} #{args.id}."
+        )
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        memory = profile.store.get(args.id)
+        history = profile.store.history(args.id)
+        replaced = [memory_dict(m) for m in profile.store.chain(args.id)]
+        source = None
+        if memory.source_message_id:
+            row = profile.db.one(
+                "SELECT id, session_id, role, content, created_at FROM messages WHERE id = ? AND profile_id = ?",
+                (memory.source_message_id, profile.name),
+            )
+            source = dict(row) if row else None
+        data = {**memory_dict(memory), "history": history, "replaced": replaced, "source_message": source}
+        if args.json:
+            print_json(data)
+        else:
+            print(_line(memory))
+            for event in history:
+                print(f"  {iso(event['at'])}  {event['event']}")
+            for old in replaced:
+                print(f"  replaced #{old['id']}: {old['content']}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        profile.service.set_status(args.id, Status.ACTIVE)
+        print_json({"id": args.id, "status": "active"}) if args.json else print(f"Restored #{args.id}.")
+    return 0
+
+
+def cmd_remember(args: argparse.Namespace) -> int:
+    text = read_text_arg(args.text)
+    with profile_from_env() as profile:
+        now = profile.clock.now()
+        result = profile.writer.remember([Turn("user", text, now)], now)
+        deleted: list[int] = []
+        for request in result.forget_requests:
+            if not request.matches:
+                if not args.json:
+                    print(f"Nothing found to forget for “{request.target}”.")
+                continue
+            if not args.json:
+                print(f"To forget (“{request.target}”):")
+                for memory in request.matches:
+                    print("  " + _line(memory))
+            if confirm("Delete these?", assume_yes=args.yes):
+                profile.writer.forget([m.id for m in request.matches])
+                deleted.extend(m.id for m in request.matches)
+        changes = [
+            {"action": c.action.value, "id": c.memory_id, "content": c.content,
+             "category": c.category.value if c.category else None, "replaced": c.replaced_id, "reason": c.reason}
+            for c in result.changes
+        ]
+        if args.json:
+            print_json({"changes": changes, "forgotten": deleted})
+        elif not changes and not result.forget_requests:
+            print("Nothing worth remembering in that.")
+        else:
+            for change in changes:
+                extra = f" (replaces #{change['replaced']})" if change["replaced"] else ""
+                print(f"{change['action']:<8} #{change['id'] or '-'} {change['content']}{extra}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    path = Path(args.path)
+    with profile_from_env() as profile:
+        if args.include_sensitive and not confirm(
+            "The export will contain phone numbers, ID numbers and other vault values in plain text. Continue?",
+            assume_yes=args.yes,
+        ):
+            return 1
+        count = export_memories(profile.service, profile.vault, path, include_sensitive=args.include_sensitive,
+                                progress=None if args.json else _progress("exporting"))
+        print_json({"exported": count, "path": str(path)}) if args.json else print(f"\nExported {count} memories to {path}.")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        report = import_memories(profile.service, profile.vault, Path(args.path),
+                                 progress=None if args.json else _progress("importing"))
+        if args.json:
+            print_json({"imported": report.imported, "skipped_duplicates": report.skipped_duplicates})
+        else:
+            print(f"\nImported {report.imported} memories ({report.skipped_duplicates} already present).")
+    return 0
+
+
+def cmd_forget_me(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        memories = profile.store.total()
+        if not confirm(
+            f"Erase EVERYTHING of profile {profile.name!r}: {memories} memories, the vault, all conversations, "
+            "the index and logs? This cannot be undone.",
+            assume_yes=args.yes,
+        ):
+            return 1
+        report = profile.forget_me()
+        if args.json:
+            print_json({"erased_memories": report.memories, "erased_messages": report.messages,
+                        "files_removed": report.files_removed, "seconds": round(report.seconds, 3)})
+        else:
+            print(f"Erased {report.memories} memories and {report.messages} messages in {report.seconds:.2f} s. "
+                  "The profile is empty.")
+    return 0
+
+
+def cmd_reveal(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        if not confirm(f"Show vault item {args.vault_id} in plain text?", assume_yes=args.yes):
+            return 1
+        value = profile.vault.get(args.vault_id)
+        print_json({"vault_id": args.vault_id, "value": value}) if args.json else print(value)
+    return 0
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    with profile_from_env() as profile:
+        report = profile.service.rebuild_index(None if args.json else _progress("indexing"))
+        print_json(report.as_dict()) if args.json else print(f"\nIndexed {report.indexed} memories.")
+    return 0
+
+
+def _progress(label: str):  # type: ignore[no-untyped-def]
+    def report(done: int, total: int) -> None:
+        print(f"\r{label} {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    return report
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    memory = sub.add_parser("memory", help="see, search and change what Mnemo remembers")
+    msub = memory.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
+
+    def add(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
+        p = msub.add_parser(name, help=help_text)
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.set_defaults(handler=handler)
+        return p
+
+    categories = [c.value for c in Category]
+    p = add("list", cmd_list, "list memories")
+    p.add_argument("--status", default="active", choices=[s.value for s in Status] + ["all"])
+    p.add_argument("--category", choices=categories)
+    p.add_argument("--limit", type=int, default=100)
+    p.add_argument("--offset", type=int, default=0)
+    p = add("search", cmd_search, "what would be injected for a question (the read path)")
+    p.add_argument("query", help="the question ('-' reads standard input)")
+    p.add_argument("-k", type=int, default=None, help="at most this many (default from settings)")
+    p = add("add", cmd_add, "add a memory by hand")
+    p.add_argument("text")
+    p.add_argument("--category", default="fact", choices=categories)
+    p.add_argument("--importance", type=int, default=3, choices=range(1, 6))
+    p.add_argument("--pin", action="store_true")
+    p.add_argument("--expires", help="ISO 8601 time with offset")
+    p = add("edit", cmd_edit, "change a memory")
+    p.add_argument("id", type=int)
+    p.add_argument("--content")
+    p.add_argument("--category", choices=categories)
+    p.add_argument("--importance", type=int, choices=range(1, 6))
+    p.add_argument("--expires", help="ISO 8601 time with offset, or 'never'")
+    p = add("delete", cmd_delete, "delete memories for good")
+    p.add_argument("ids", type=int, nargs="+")
+    p.add_argument("--yes", action="store_true", help="do not ask")
+    p = add("pin", cmd_pin, "pin (or --unpin) a memory")
+    p.add_argument("id", type=int)
+    p.add_argument("--unpin", action="store_true")
+    p = add("show", cmd_show, "one memory with its history and provenance")
+    p.add_argument("id", type=int)
+    p = add("restore", cmd_restore, "make an archived or superseded memory active again")
+    p.add_argument("id", type=int)
+    p = add("remember", cmd_remember, "run TEXT through the write path as a user message")
+    p.add_argument("text", help="the message ('-' reads standard input)")
+    p.add_argument("--yes", action="store_true", help="confirm forget requests")
+    p = add("export", cmd_export, "export memories to a JSON file")
+    p.add_argument("path")
+    p.add_argument("--include-sensitive", action="store_true", help="include vault values in plain text")
+    p.add_argument("--yes", action="store_true")
+    p = add("import", cmd_import, "import memories from a JSON export")
+    p.add_argument("path")
+    p = add("forget-me", cmd_forget_me, "erase everything of this profile")
+    p.add_argument("--yes", action="store_true")
+    p = add("reveal", cmd_reveal, "show one vault value in plain text")
+    p.add_argument("vault_id", type=int)
+    p.add_argument("--yes", action="store_true")
+    p = add("reindex", cmd_reindex, "rebuild the vector index from the database")

@@ -1,0 +1,1 @@
+"""Memory evaluation: scenario files replayed through the memory pipeline and scored."""

@@ -1,0 +1,145 @@
+"""The vector index: a Chroma `PersistentClient` collection per embedding model.
+
+Chroma is derived data. It holds ids, vectors and the profile id — never memory text — and
+can be rebuilt from SQLite at any time (`MemoryIndex.rebuild` in memory/service.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from assistant.errors import StorageError
+
+log = logging.getLogger("mnemo.index")
+
+# Chroma's product telemetry is off through Settings; this also covers code paths that read env.
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+
+def collection_name(model_name: str, dimension: int) -> str:
+    digest = hashlib.sha1(model_name.encode("utf-8")).hexdigest()[:12]
+    return f"mem_{digest}_{dimension}"
+
+
+class ChromaIndex:
+    """One profile's vectors for one embedding model.
+
+    Args:
+        path: the profile's index folder (one Chroma instance per data directory).
+        model_name: the embedding model; recorded in the collection metadata.
+        dimension: the model's vector size; recorded too.
+    """
+
+    def __init__(self, path: Path, model_name: str, dimension: int) -> None:
+        import chromadb
+        from chromadb.config import Settings as ChromaSettings
+
+        self.path = path
+        self.model_name = model_name
+        self.dimension = dimension
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            self._client: Any = chromadb.PersistentClient(
+                path=str(path),
+                settings=ChromaSettings(anonymized_telemetry=False, allow_reset=False),
+            )
+            self.name = collection_name(model_name, dimension)
+            self._col: Any = self._client.get_or_create_collection(
+                self.name,
+                embedding_function=None,
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"model": model_name, "dimension": dimension},
+            )
+        except OSError as exc:
+            raise StorageError(f"Cannot open the vector index: {exc.strerror}", "Check disk space and permissions.") from exc
+
+    # -- writes -------------------------------------------------------------------------
+
+    def upsert(self, ids: Sequence[int], vectors: np.ndarray, profile_id: str) -> None:
+        if not len(ids):
+            return
+        if vectors.shape != (len(ids), self.dimension):
+            raise ValueError(f"vectors shape {vectors.shape} != ({len(ids)}, {self.dimension})")
+        batch = max(1, min(5000, int(self._client.get_max_batch_size())))
+        for start in range(0, len(ids), batch):
+            chunk = ids[start : start + batch]
+            self._col.upsert(
+                ids=[str(i) for i in chunk],
+                embeddings=vectors[start : start + batch],
+                metadatas=[{"profile_id": profile_id} for _ in chunk],
+            )
+
+    def delete(self, ids: Iterable[int]) -> None:
+        keys = [str(i) for i in ids]
+        if keys:
+            self._col.delete(ids=keys)
+
+    # -- reads --------------------------------------------------------------------------
+
+    def query(self, vector: np.ndarray, n: int, profile_id: str) -> list[tuple[int, float]]:
+        """The n nearest memory ids in this profile with cosine similarity, best first."""
+        total = self.count()
+        if total == 0 or n <= 0:
+            return []
+        result = self._col.query(
+            query_embeddings=[vector],
+            n_results=min(n, total),
+            where={"profile_id": profile_id},
+            include=["distances"],
+        )
+        ids = result["ids"][0]
+        distances = result["distances"][0]
+        return [(int(i), 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+
+    def ids(self, profile_id: str) -> set[int]:
+        out: set[int] = set()
+        offset, page = 0, 10000
+        while True:
+            got = self._col.get(where={"profile_id": profile_id}, include=[], limit=page, offset=offset)
+            out.update(int(i) for i in got["ids"])
+            if len(got["ids"]) < page:
+                return out
+            offset += page
+
+    def vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
+        if not ids:
+            return {}
+        got = self._col.get(ids=[str(i) for i in ids], include=["embeddings"])
+        return {int(i): np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
+
+    def count(self) -> int:
+        return int(self._col.count())
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    def drop(self) -> None:
+        """Delete this collection (its folder goes when the client closes and we remove it)."""
+        self._client.delete_collection(self.name)
+
+    def recreate(self) -> None:
+        self.drop()
+        self._col = self._client.get_or_create_collection(
+            self.name,
+            embedding_function=None,
+            configuration={"hnsw": {"space": "cosine"}},
+            metadata={"model": self.model_name, "dimension": self.dimension},
+        )
+
+    def other_collections(self) -> list[str]:
+        return [c.name for c in self._client.list_collections() if c.name != self.name]
+
+    def drop_collection(self, name: str) -> None:
+        self._client.delete_collection(name)
+
+    def close(self) -> None:
+        try:
+            self._client.close()
+        except AttributeError:  # older clients have no close()
+            log.debug("chroma client has no close()")

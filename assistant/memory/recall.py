@@ -1,0 +1,247 @@
+"""The read path: find the few memories that matter for a question, fast.
+
+Routes — semantic (vector index), keyword (FTS5, exact identifiers first), entity, time words
+and pinned — feed one candidate set; each candidate gets one fused score from similarity,
+keyword coverage, entity match, importance, recency and access history (weights in
+settings). A candidate must be *relevant* (similarity/keyword/entity/identifier/time) above
+a calibrated threshold to be injected; importance and recency only order relevant ones.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from assistant.clock import to_ts
+from assistant.config import RecallWeights
+from assistant.memory.embedder import Embedder
+from assistant.memory.service import MemoryService
+from assistant.memory.text import identifiers, idf, match_expression, normalize, tokens
+from assistant.memory.types import Hit, Memory, Status
+
+log = logging.getLogger("mnemo.recall")
+
+# Sentences about unrelated things: their mean pairwise similarity is the model's floor,
+# which differs a lot between models (MiniLM ≈ 0.05, BGE ≈ 0.35). Similarities are rescaled
+# above that floor so one threshold serves every model.
+_CALIBRATION = [
+    "The train to the airport leaves every twenty minutes.",
+    "我昨天买了一双新的跑鞋。",
+    "Photosynthesis turns sunlight into chemical energy.",
+    "这家餐厅的红烧肉很好吃。",
+    "Remember to water the tomatoes before the weekend.",
+    "他们在会议上讨论了明年的预算。",
+    "My laptop battery drains quickly when gaming.",
+    "今晚的月亮特别圆。",
+    "The museum is closed on Mondays.",
+    "我妹妹在学钢琴。",
+    "Stock prices fell sharply after the announcement.",
+    "周末我们去爬山吧。",
+]
+_floors: dict[str, float] = {}
+_floor_lock = threading.Lock()
+
+
+def similarity_floor(embedder: Embedder) -> float:
+    name = embedder.model_name
+    with _floor_lock:
+        if name not in _floors:
+            vectors = embedder.embed(_CALIBRATION)
+            sims = vectors @ vectors.T
+            n = len(_CALIBRATION)
+            off_diagonal = (sims.sum() - np.trace(sims)) / (n * n - n)
+            _floors[name] = float(min(0.6, max(0.0, off_diagonal)))
+            log.info("similarity floor for %s: %.3f", name, _floors[name])
+        return _floors[name]
+
+
+@dataclass
+class RecallOptions:
+    k: int = 5
+    threshold: float = 0.42
+    relative_cut: float = 0.55  # drop hits scoring below this share of the best one
+    weights: RecallWeights = field(default_factory=RecallWeights)
+    recency_half_life_days: float = 60.0
+    candidates: int = 40
+    routes: frozenset[str] = frozenset({"semantic", "keyword", "identifier", "entity", "time", "pinned"})
+
+
+@dataclass
+class _Features:
+    similarity: float = 0.0
+    keyword: float = 0.0
+    entity: float = 0.0
+    identifier: float = 0.0
+    time: float = 0.0
+    routes: set[str] = field(default_factory=set)
+
+
+@dataclass
+class RecallTrace:
+    """What one recall did, for `mnemo memory search` and the benchmarks."""
+
+    candidates: int = 0
+    elapsed_ms: float = 0.0
+    embed_ms: float = 0.0
+    vector_ms: float = 0.0
+
+
+class Recaller:
+    """Runs the read path over one profile's MemoryService.
+
+    Args:
+        service: the store, index and embedder of the profile.
+        options: weights, threshold and k.
+        past_range: turns time words in a query ("last week", "上次") into a time range.
+    """
+
+    def __init__(
+        self,
+        service: MemoryService,
+        options: RecallOptions | None = None,
+        past_range: Callable[[str, datetime], tuple[datetime, datetime] | None] | None = None,
+    ) -> None:
+        self.service = service
+        self.options = options or RecallOptions()
+        self._past_range = past_range
+        self._df_cache: dict[str, int] = {}
+        self._df_total = 0
+        self.last_trace = RecallTrace()
+
+    def recall(self, query: str, now: datetime, k: int | None = None, *, threshold: float | None = None) -> list[Hit]:
+        """The memories to inject for `query` at time `now`, best first (at most k)."""
+        started = time.perf_counter()
+        opts = self.options
+        k = opts.k if k is None else k
+        threshold = opts.threshold if threshold is None else threshold
+        text = " ".join(str(query).split())[:2000]
+        trace = RecallTrace()
+        if not text or k <= 0:
+            self.last_trace = trace
+            return []
+        store = self.service.store
+        now_ts = to_ts(now)
+        feats: dict[int, _Features] = {}
+
+        def feat(memory_id: int) -> _Features:
+            return feats.setdefault(memory_id, _Features())
+
+        if "semantic" in opts.routes:
+            t0 = time.perf_counter()
+            vector = self.service.embedder.embed_one(text)
+            t1 = time.perf_counter()
+            floor = similarity_floor(self.service.embedder)
+            for memory_id, sim in self.service.index.query(vector, opts.candidates, store.profile_id):
+                f = feat(memory_id)
+                f.similarity = max(0.0, (sim - floor) / (1.0 - floor))
+                f.routes.add("semantic")
+            trace.embed_ms = (t1 - t0) * 1000
+            trace.vector_ms = (time.perf_counter() - t1) * 1000
+
+        query_terms = list(dict.fromkeys(tokens(text, query=True)))
+        if "keyword" in opts.routes and (match := match_expression(query_terms)):
+            for memory_id, _score in store.keyword_search(match, opts.candidates):
+                feat(memory_id).routes.add("keyword")
+        if "identifier" in opts.routes:
+            for ident in identifiers(text):
+                for memory_id in store.containing(ident):
+                    f = feat(memory_id)
+                    f.identifier = 1.0
+                    f.routes.add("identifier")
+        if "time" in opts.routes and self._past_range is not None:
+            span = self._past_range(text, now)
+            if span is not None:
+                for memory_id in store.in_time_range(to_ts(span[0]), to_ts(span[1])):
+                    f = feat(memory_id)
+                    f.time = 1.0
+                    f.routes.add("time")
+        if "pinned" in opts.routes:
+            for memory_id in store.pinned_ids():
+                feat(memory_id).routes.add("pinned")
+
+        memories = store.get_many(feats)
+        live = {i: m for i, m in memories.items() if m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > now_ts)}
+        trace.candidates = len(live)
+        if live and query_terms:
+            self._keyword_coverage(query_terms, live, feats)
+        if "entity" in opts.routes:
+            folded = normalize(text)
+            for memory_id, memory in live.items():
+                if any(len(e) >= 2 and normalize(e) in folded for e in memory.entities):
+                    f = feats[memory_id]
+                    f.entity = 1.0
+                    f.routes.add("entity")
+
+        hits = [self._score(memory, feats[memory_id], now_ts) for memory_id, memory in live.items()]
+        hits = [h for h in hits if self._relevance(feats[h.memory.id]) >= threshold]
+        hits.sort(key=lambda h: h.score, reverse=True)
+        chosen: list[Hit] = []
+        seen_slots: set[str] = set()
+        seen_text: set[str] = set()
+        for hit in hits:
+            if chosen and hit.score < chosen[0].score * opts.relative_cut:
+                break
+            memory = hit.memory
+            key = normalize(memory.content)
+            if (memory.slot and memory.slot in seen_slots) or key in seen_text:
+                continue
+            if memory.slot:
+                seen_slots.add(memory.slot)
+            seen_text.add(key)
+            chosen.append(hit)
+            if len(chosen) >= k:
+                break
+        store.note_access((h.memory.id for h in chosen), now_ts)
+        trace.elapsed_ms = (time.perf_counter() - started) * 1000
+        self.last_trace = trace
+        return chosen
+
+    def _relevance(self, f: _Features) -> float:
+        w = self.options.weights
+        return w.similarity * f.similarity + w.keyword * f.keyword + w.entity * f.entity + 0.6 * f.identifier + 0.25 * f.time
+
+    def _score(self, memory: Memory, f: _Features, now_ts: float) -> Hit:
+        w = self.options.weights
+        age_days = max(0.0, (now_ts - (memory.event_at or memory.created_at)) / 86400)
+        recency = math.exp(-age_days * math.log(2) / self.options.recency_half_life_days)
+        access = min(1.0, math.log1p(memory.access_count) / math.log(20))
+        importance = (memory.importance - 1) / 4
+        score = (
+            self._relevance(f)
+            + w.importance * importance
+            + w.recency * recency
+            + w.access * access
+            + w.pinned * float(memory.pinned)
+        )
+        return Hit(memory=memory, score=round(score, 4), routes=sorted(f.routes), similarity=f.similarity, keyword=f.keyword)
+
+    def _keyword_coverage(self, terms: list[str], live: dict[int, Memory], feats: dict[int, _Features]) -> None:
+        """IDF-weighted share of the query's terms that each candidate contains."""
+        store = self.service.store
+        total = max(1, store.total())
+        if abs(total - self._df_total) > max(50, self._df_total // 10):
+            self._df_cache.clear()
+            self._df_total = total
+        weights: dict[str, float] = {}
+        for term in terms[:24]:
+            if term not in self._df_cache:
+                self._df_cache[term] = store.doc_freq(term)
+            df = self._df_cache[term]
+            # A term no memory holds still counts in the denominator: the query asks about it.
+            weights[term] = idf(df, total)
+        denominator = sum(weights.values())
+        if denominator <= 0:
+            return
+        present = store.term_hits([t for t in weights if self._df_cache[t] > 0], list(live))
+        for memory_id in live:
+            got = sum(weights[t] for t, ids in present.items() if memory_id in ids)
+            if got > 0:
+                feats[memory_id].keyword = got / denominator
+                feats[memory_id].routes.add("keyword")

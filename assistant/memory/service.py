@@ -1,0 +1,182 @@
+"""MemoryService: keeps SQLite (the truth) and the vector index in step.
+
+Writes commit to SQLite first, then index the vector; a failed or missing index write is
+repaired by `reconcile()`, never lost. Only active memories are in the index.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.clock import Clock, to_ts
+from assistant.memory.db import Database
+from assistant.memory.embedder import Embedder
+from assistant.memory.index import ChromaIndex
+from assistant.memory.store import MemoryStore, NewMemory
+from assistant.memory.types import Category, Memory, Status
+
+log = logging.getLogger("mnemo.memory")
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class ReconcileReport:
+    indexed: int = 0  # active in SQLite, missing from the index
+    removed: int = 0  # in the index, not active in SQLite
+    stale_collections: int = 0  # other models' collections dropped
+
+    def as_dict(self) -> dict[str, int]:
+        return {"indexed": self.indexed, "removed": self.removed, "stale_collections": self.stale_collections}
+
+
+class MemoryService:
+    """The memory core's write and maintenance surface over store + index + embedder."""
+
+    def __init__(self, db: Database, store: MemoryStore, embedder: Embedder, index_dir: Path, clock: Clock) -> None:
+        self.db = db
+        self.store = store
+        self.embedder = embedder
+        self.index_dir = index_dir
+        self.clock = clock
+        self._index: ChromaIndex | None = None
+        self.on_changed: list[Callable[[], None]] = []
+
+    @property
+    def profile_id(self) -> str:
+        return self.store.profile_id
+
+    @property
+    def index(self) -> ChromaIndex:
+        """The index of the embedder's model (loads the model when not loaded yet)."""
+        name, dim = self.embedder.model_name, self.embedder.dimension
+        if self._index is None or (self._index.model_name, self._index.dimension) != (name, dim):
+            if self._index is not None:
+                self._index.close()
+            self._index = ChromaIndex(self.index_dir, name, dim)
+            self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('index_model', ?), ('index_dimension', ?)", (name, str(dim)))
+        return self._index
+
+    def _index_if_any(self) -> ChromaIndex | None:
+        """The index for removals, opened without loading the embedding model when possible."""
+        if self._index is not None:
+            return self._index
+        if getattr(self.embedder, "is_loaded", True):
+            return self.index
+        rows = dict(self.db.query("SELECT key, value FROM meta WHERE key IN ('index_model', 'index_dimension')"))
+        if "index_model" not in rows:
+            return None  # nothing was ever indexed
+        self._index = ChromaIndex(self.index_dir, rows["index_model"], int(rows["index_dimension"]))
+        return self._index
+
+    def now(self) -> float:
+        return to_ts(self.clock.now())
+
+    def _changed(self) -> None:
+        for callback in list(self.on_changed):
+            callback()
+
+    # -- writes that keep the index in step ----------------------------------------------
+
+    def add(self, new: NewMemory) -> Memory:
+        memory = self.store.add(new, self.now())
+        self._index_ids([memory.id])
+        self._changed()
+        return memory
+
+    def edit(self, memory_id: int, **fields: object) -> Memory:
+        memory = self.store.edit(memory_id, self.now(), **fields)  # type: ignore[arg-type]
+        if "content" in fields and memory.status is Status.ACTIVE:
+            self._index_ids([memory_id])
+        self._changed()
+        return memory
+
+    def set_status(self, memory_id: int, status: Status, *, superseded_by: int | None = None, event: str | None = None) -> None:
+        self.store.set_status(memory_id, status, self.now(), superseded_by=superseded_by, event=event)
+        if status is Status.ACTIVE:
+            self._index_ids([memory_id])
+        else:
+            self._unindex([memory_id])
+        self._changed()
+
+    def supersede(self, old_id: int, new_id: int) -> None:
+        self.set_status(old_id, Status.SUPERSEDED, superseded_by=new_id)
+
+    def delete(self, memory_id: int, vault_delete: Callable[[int], None] | None = None) -> None:
+        vault_ids = self.store.delete(memory_id, self.now())
+        for item in vault_ids:
+            if vault_delete is not None:
+                vault_delete(item)
+        self._unindex([memory_id])
+        self._changed()
+
+    def _index_ids(self, ids: Sequence[int]) -> None:
+        memories = self.store.get_many(ids)
+        live = [m for m in memories.values() if m.status is Status.ACTIVE]
+        if not live:
+            return
+        vectors = self.embedder.embed([m.content for m in live])
+        try:
+            self.index.upsert([m.id for m in live], vectors, self.profile_id)
+        except Exception:  # noqa: BLE001 - any index failure is repaired by reconcile()
+            log.exception("index write failed; reconcile() will repair it")
+
+    def _unindex(self, ids: Iterable[int]) -> None:
+        try:
+            index = self._index_if_any()
+            if index is not None:
+                index.delete(list(ids))
+        except Exception:  # noqa: BLE001 - a stale vector is filtered at read time and removed by reconcile()
+            log.exception("index delete failed; reconcile() will repair it")
+
+    # -- derived-index repair -------------------------------------------------------------
+
+    def reconcile(self, progress: Progress | None = None, *, batch: int = 256) -> ReconcileReport:
+        """Make the index hold exactly the active memories of SQLite."""
+        report = ReconcileReport()
+        truth = self.store.active_ids()
+        indexed = self.index.ids(self.profile_id)
+        extra = indexed - truth
+        missing = sorted(truth - indexed)
+        if extra:
+            self.index.delete(extra)
+            report.removed = len(extra)
+        for start in range(0, len(missing), batch):
+            chunk = missing[start : start + batch]
+            self._index_ids(chunk)
+            report.indexed += len(chunk)
+            if progress:
+                progress(min(start + batch, len(missing)), len(missing))
+        for name in self.index.other_collections():
+            self.index.drop_collection(name)
+            report.stale_collections += 1
+        return report
+
+    def rebuild_index(self, progress: Progress | None = None) -> ReconcileReport:
+        """Drop and rebuild the collection from SQLite (model switch, compaction, forgetting)."""
+        self.index.recreate()
+        return self.reconcile(progress)
+
+    def switch_embedder(self, embedder: Embedder, progress: Progress | None = None) -> ReconcileReport:
+        """Re-embed every active memory with another model; the old collection is dropped."""
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+        self.embedder = embedder
+        return self.reconcile(progress)
+
+    def close(self) -> None:
+        self.store.flush_access()
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    def memories(self, ids: Sequence[int]) -> list[Memory]:
+        found = self.store.get_many(ids)
+        return [found[i] for i in ids if i in found]
+
+    def by_category(self, category: Category, limit: int = 100) -> list[Memory]:
+        return self.store.list(category=category, limit=limit)

