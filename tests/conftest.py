@@ -62,3 +62,6 @@ def profile(data_dir: Path, settings: Settings, embedder: SentenceTransformerEmb
         yield opened
     finally:
         opened.close()
+
+
+from tests.fakes.fake_ollama import fake_ollama  # noqa: E402,F401  (the fixture, for every test)

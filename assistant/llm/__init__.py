@@ -1,0 +1,1 @@
+"""Chat models: the `ChatBackend` contract (`backend`), Ollama (`ollama_backend`), token estimates."""

@@ -1,0 +1,374 @@
+"""`ChatBackend` on a local Ollama server, through the official `ollama` client (/api/chat).
+
+Why the error mapping looks the way it does (ollama-python 0.6):
+- a refused connection is `ConnectionError` from non-streaming calls, but a raw
+  `httpx.ConnectError` from a stream, which the client opens lazily on first iteration;
+- HTTP errors before the stream starts are `ResponseError` with the status (404: model
+  missing); an error after streaming began arrives as an `{"error": …}` line in a 200
+  response and surfaces as `ResponseError` with status_code -1;
+- timeouts and broken connections are raw `httpx` exceptions.
+Connection failures are retried a few times before anything is streamed, never after.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
+from typing import Any, TypeVar
+
+import httpx
+import ollama
+
+from assistant.config import Settings
+from assistant.llm.backend import ChatMessage, ChatResult, ChatStream, HealthStatus
+from assistant.llm.errors import (
+    BackendError,
+    BackendTimeout,
+    CloudModelRefused,
+    InvalidJSONReply,
+    LLMError,
+    ModelNotInstalled,
+    OllamaUnavailable,
+    StreamInterrupted,
+)
+
+log = logging.getLogger("mnemo.llm")
+
+T = TypeVar("T")
+
+DEFAULT_BACKOFF_S: tuple[float, ...] = (0.5, 1.5)
+"""Pause before each retry of a refused connection; its length is the retry cap."""
+
+TRUNCATION_RATIO = 0.6
+"""Ollama evaluating fewer than this share of the expected prompt tokens means truncation.
+
+The estimate runs high (see `tokens.py`), so the margin is wide; Ollama, when it
+truncates, keeps about half of num_ctx."""
+
+_CONNECT_ERRORS = (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout)
+
+
+def is_cloud_model(model: str) -> bool:
+    """Ollama's cloud models are named `…-cloud` or `…:cloud`."""
+    name = model.strip().lower()
+    return name.endswith("-cloud") or name.endswith(":cloud")
+
+
+def _same_model(installed: str, wanted: str) -> bool:
+    return installed == wanted or (":" not in wanted and installed == f"{wanted}:latest")
+
+
+class OllamaBackend:
+    """Chat through Ollama. Thread-safe; close it (or use `with`) to free the connections.
+
+    Args:
+        settings: Host, timeouts, reply cap, keep_alive and the cloud policy.
+        sleep: How to wait between connection retries (tests pass a recorder).
+        backoff: Seconds to wait before each retry; `len(backoff)` retries at most.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        backoff: Sequence[float] = DEFAULT_BACKOFF_S,
+    ) -> None:
+        self._settings = settings
+        self._sleep = sleep
+        self._backoff = tuple(backoff)
+        # The client's own default timeout is None: a dead server would hang us forever.
+        self._client = ollama.Client(
+            host=settings.ollama_host,
+            timeout=httpx.Timeout(settings.request_timeout_s, connect=settings.connect_timeout_s),
+        )
+
+    def close(self) -> None:
+        self._client.close()  # type: ignore[no-untyped-call]
+
+    def __enter__(self) -> OllamaBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the ChatBackend protocol -------------------------------------------------------
+
+    def stream_chat(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        model: str,
+        num_ctx: int,
+        fmt: dict[str, Any] | None = None,
+        cancel: threading.Event | None = None,
+        expected_prompt_tokens: int | None = None,
+    ) -> ChatStream:
+        """Start a streamed reply. Raises CloudModelRefused at once; other errors on iteration.
+
+        `cancel` is checked between pieces: a wait for the next piece (e.g. while Ollama
+        loads the model) is bounded by request_timeout_s, not interrupted.
+        """
+        self._refuse_cloud(model)
+        return ChatStream(
+            self._stream(messages, model, num_ctx, fmt, cancel, expected_prompt_tokens)
+        )
+
+    def complete_json(
+        self,
+        messages: Sequence[ChatMessage],
+        schema: dict[str, Any],
+        *,
+        model: str,
+        num_ctx: int,
+        expected_prompt_tokens: int | None = None,
+    ) -> dict[str, Any]:
+        """One JSON object following `schema`; a bad or cut answer is asked for once more.
+
+        The retry adds a short reminder and doubles the reply cap, because at temperature 0
+        the same request would give the same answer.
+        """
+        self._refuse_cloud(model)
+        payload = [{"role": m.role, "content": m.content} for m in messages]
+        num_predict = self._settings.max_reply_tokens
+        raw, reason = "", ""
+        for attempt in range(2):
+            if attempt:
+                payload.append(
+                    {
+                        "role": "user",
+                        "content": "Your previous answer was not valid. "
+                        "Answer again with only the JSON object.",
+                    }
+                )
+                num_predict *= 2
+            options = {"num_ctx": num_ctx, "num_predict": num_predict, "temperature": 0}
+            reply = self._call(
+                model,
+                functools.partial(
+                    self._client.chat,
+                    model,
+                    list(payload),
+                    stream=False,
+                    format=schema,
+                    options=options,
+                    keep_alive=self._settings.keep_alive,
+                ),
+            )
+            self._check_truncation(reply.prompt_eval_count, expected_prompt_tokens, num_ctx, model)
+            raw = reply.message.content or ""
+            value, reason = _parse_object(raw, schema)
+            if reply.done_reason == "length":
+                reason = "the answer hit the reply length limit"
+            elif value is not None:
+                return value
+            log.warning("invalid JSON from %s (attempt %d): %s", model, attempt + 1, reason)
+        raise InvalidJSONReply(model, raw, reason)
+
+    def list_models(self) -> list[str]:
+        """Installed model names; cloud models only when the settings allow them."""
+        listing = self._call("", self._client.list)
+        names = [m.model for m in listing.models if m.model]
+        if not self._settings.allow_cloud_models:
+            names = [name for name in names if not is_cloud_model(name)]
+        return names
+
+    def health(self) -> HealthStatus:
+        """Is Ollama up, and is the configured chat model installed and allowed?"""
+        model = self._settings.chat_model
+        version: str | None = None
+        try:
+            version = self._version()
+            self._refuse_cloud(model)
+            listing = self._call("", self._client.list, retry=False)
+        except LLMError as exc:
+            return HealthStatus(False, version, exc.message, exc.hint, exc.code)
+        installed = [m.model or "" for m in listing.models]
+        if not any(_same_model(name, model) for name in installed):
+            missing = ModelNotInstalled(model)
+            return HealthStatus(False, version, missing.message, missing.hint, missing.code)
+        return HealthStatus(True, version, f"Ollama {version} is running with {model}.")
+
+    # -- streaming ----------------------------------------------------------------------
+
+    def _stream(
+        self,
+        messages: Sequence[ChatMessage],
+        model: str,
+        num_ctx: int,
+        fmt: dict[str, Any] | None,
+        cancel: threading.Event | None,
+        expected_prompt_tokens: int | None,
+    ) -> Generator[str, None, ChatResult]:
+        if cancel is not None and cancel.is_set():
+            return ChatResult(text="", partial=True)
+        payload = [{"role": m.role, "content": m.content} for m in messages]
+        options = {"num_ctx": num_ctx, "num_predict": self._settings.max_reply_tokens}
+
+        def open_stream() -> Iterator[ollama.ChatResponse]:
+            return self._client.chat(
+                model,
+                payload,
+                stream=True,
+                format=fmt,
+                options=options,
+                keep_alive=self._settings.keep_alive,
+            )
+
+        parts: list[str] = []
+        chunks, reply = self._open_stream(model, open_stream)
+        try:
+            while True:
+                if reply is None:
+                    raise StreamInterrupted("".join(parts), "the stream ended without finishing")
+                if text := reply.message.content:
+                    parts.append(text)
+                    yield text
+                if reply.done:
+                    break
+                if cancel is not None and cancel.is_set():
+                    log.info("reply from %s cancelled after %d pieces", model, len(parts))
+                    return ChatResult(text="".join(parts), partial=True)
+                reply = self._next_chunk(chunks, model, "".join(parts))
+        finally:
+            _close(chunks)
+        if reply.done_reason == "length":
+            log.info("reply from %s stopped at num_predict=%d", model, options["num_predict"])
+        return ChatResult(
+            text="".join(parts),
+            done_reason=reply.done_reason,
+            prompt_eval_count=reply.prompt_eval_count,
+            eval_count=reply.eval_count,
+            truncated_prompt=self._check_truncation(
+                reply.prompt_eval_count, expected_prompt_tokens, num_ctx, model
+            ),
+        )
+
+    def _open_stream(
+        self, model: str, open_stream: Callable[[], Iterator[ollama.ChatResponse]]
+    ) -> tuple[Iterator[ollama.ChatResponse], ollama.ChatResponse | None]:
+        """Send the request and wait for the first chunk, retrying refused connections."""
+        for attempt in range(len(self._backoff) + 1):
+            chunks = open_stream()
+            try:
+                return chunks, next(chunks, None)
+            except _CONNECT_ERRORS as exc:
+                if attempt == len(self._backoff):
+                    raise OllamaUnavailable(self._settings.ollama_host) from exc
+                log.info("Ollama refused the connection; retry %d", attempt + 1)
+                self._sleep(self._backoff[attempt])
+            except Exception as exc:
+                if (error := self._translate(exc, model, partial="", started=False)) is None:
+                    raise
+                raise error from exc
+        raise AssertionError("unreachable")
+
+    def _next_chunk(
+        self, chunks: Iterator[ollama.ChatResponse], model: str, partial: str
+    ) -> ollama.ChatResponse | None:
+        try:
+            return next(chunks, None)
+        except Exception as exc:
+            if (error := self._translate(exc, model, partial=partial, started=True)) is None:
+                raise
+            raise error from exc
+
+    # -- non-streaming calls ------------------------------------------------------------
+
+    def _call(self, model: str, request: Callable[[], T], *, retry: bool = True) -> T:
+        """Run one request, retrying refused connections, and translate its failures."""
+        retries = len(self._backoff) if retry else 0
+        for attempt in range(retries + 1):
+            try:
+                return request()
+            except _CONNECT_ERRORS as exc:
+                if attempt == retries:
+                    raise OllamaUnavailable(self._settings.ollama_host) from exc
+                log.info("Ollama refused the connection; retry %d", attempt + 1)
+                self._sleep(self._backoff[attempt])
+            except Exception as exc:
+                if (error := self._translate(exc, model, partial="", started=False)) is None:
+                    raise
+                raise error from exc
+        raise AssertionError("unreachable")
+
+    def _version(self) -> str:
+        # The client has no version() call; _request_raw is its own helper for raw GETs
+        # and maps errors like the public calls do. Pinned by ollama<0.7 and a test.
+        raw_get: Callable[..., httpx.Response] = self._client._request_raw
+        response = self._call("", lambda: raw_get("GET", "/api/version"), retry=False)
+        try:
+            return str(response.json()["version"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BackendError(response.status_code, "not an Ollama server (no version)") from exc
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _translate(
+        self, exc: Exception, model: str, *, partial: str, started: bool
+    ) -> LLMError | None:
+        """Map a client/transport failure to an LLMError; None for what is not one."""
+        if isinstance(exc, _CONNECT_ERRORS):
+            return OllamaUnavailable(self._settings.ollama_host)
+        if isinstance(exc, ollama.ResponseError):
+            if exc.status_code == 404:
+                return ModelNotInstalled(model)
+            if exc.status_code == -1:
+                return StreamInterrupted(partial, f"Ollama reported an error: {exc.error}")
+            return BackendError(exc.status_code, exc.error)
+        if isinstance(exc, httpx.TimeoutException):
+            timeout_s = self._settings.request_timeout_s
+            if started:
+                return StreamInterrupted(partial, f"no data for {timeout_s:g} s")
+            return BackendTimeout(model, timeout_s)
+        if isinstance(exc, httpx.TransportError):
+            return StreamInterrupted(partial, f"the connection broke ({type(exc).__name__})")
+        if isinstance(exc, ValueError):  # a line that is not JSON or not a chat chunk
+            return StreamInterrupted(partial, "Ollama sent a malformed reply")
+        return None
+
+    def _refuse_cloud(self, model: str) -> None:
+        if is_cloud_model(model) and not self._settings.allow_cloud_models:
+            raise CloudModelRefused(model)
+
+    @staticmethod
+    def _check_truncation(
+        evaluated: int | None, expected: int | None, num_ctx: int, model: str
+    ) -> bool:
+        """Did Ollama silently drop the start of an over-long prompt?"""
+        if evaluated is None or not expected or expected <= num_ctx // 2:
+            return False  # a prompt under half the window cannot have been cut
+        if evaluated >= expected * TRUNCATION_RATIO:
+            return False
+        log.warning(
+            "%s evaluated %d prompt tokens, about %d were sent (num_ctx=%d): "
+            "Ollama probably dropped the start of the prompt",
+            model,
+            evaluated,
+            expected,
+            num_ctx,
+        )
+        return True
+
+
+def _close(chunks: Iterator[ollama.ChatResponse]) -> None:
+    if isinstance(chunks, Generator):
+        chunks.close()
+
+
+def _parse_object(raw: str, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """The JSON object in `raw` if it has the schema's required keys, else a reason."""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None, "not JSON" if raw.strip() else "empty answer"
+    if not isinstance(value, dict):
+        return None, f"a JSON {type(value).__name__}, not an object"
+    missing = [key for key in schema.get("required", ()) if key not in value]
+    if missing:
+        return None, f"missing {', '.join(missing)}"
+    return value, ""

@@ -1,0 +1,1 @@
+"""Real, light test doubles: a fake Ollama HTTP server (`tests.fakes.fake_ollama`)."""
