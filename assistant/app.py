@@ -40,6 +40,18 @@ def profile_dir(base: Path, name: str) -> Path:
     return base / "profiles" / name
 
 
+_embedders: dict[str, SentenceTransformerEmbedder] = {}
+
+
+def shared_embedder(model: str, warn: Callable[[str], None] | None = None) -> SentenceTransformerEmbedder:
+    """One embedder per model per process: loading a model costs seconds and hundreds of MB."""
+    if model not in _embedders:
+        _embedders[model] = SentenceTransformerEmbedder(model, warn=warn)
+    elif warn is not None and _embedders[model].warning:
+        warn(_embedders[model].warning or "")
+    return _embedders[model]
+
+
 def recall_options(settings: Settings) -> RecallOptions:
     return RecallOptions(k=settings.recall_k, threshold=settings.recall_threshold, weights=settings.weights)
 
@@ -111,7 +123,7 @@ class Profile:
             warn=self.warn,
         )
         self.vault = Vault(self.db, self.name, self.keys)
-        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(self.settings.embedding_model, warn=self.warn)
+        self.embedder: Embedder = embedder or shared_embedder(self.settings.embedding_model, warn=self.warn)
         self.service = MemoryService(self.db, self.store, self.embedder, self.dir / "index", self.clock)
         self.writer = MemoryWriter(self.service, self.vault)
         self.recaller = Recaller(self.service, recall_options(self.settings), past_range=past_range)

@@ -21,6 +21,8 @@ import numpy as np
 
 from assistant.clock import to_ts
 from assistant.config import RecallWeights
+from assistant.memory.cues import asks_for_preferences, cue_slots
+from assistant.memory.cues import matches as cue_matches
 from assistant.memory.embedder import Embedder
 from assistant.memory.service import MemoryService
 from assistant.memory.text import identifiers, idf, match_expression, normalize, tokens
@@ -70,7 +72,8 @@ class RecallOptions:
     weights: RecallWeights = field(default_factory=RecallWeights)
     recency_half_life_days: float = 60.0
     candidates: int = 40
-    routes: frozenset[str] = frozenset({"semantic", "keyword", "identifier", "entity", "time", "pinned"})
+    routes: frozenset[str] = frozenset({"semantic", "keyword", "identifier", "entity", "cue", "time", "pinned"})
+    cue_weight: float = 0.3
 
 
 @dataclass
@@ -80,6 +83,7 @@ class _Features:
     entity: float = 0.0
     identifier: float = 0.0
     time: float = 0.0
+    cue: float = 0.0
     routes: set[str] = field(default_factory=set)
 
 
@@ -179,6 +183,21 @@ class Recaller:
                     f.entity = 1.0
                     f.routes.add("entity")
 
+        if "cue" in opts.routes:
+            slots = cue_slots(text)
+            wants_preferences = asks_for_preferences(text)
+            if slots:
+                for memory in store.active_by_slot_prefixes(sorted(slots)):
+                    if memory.id not in live and (memory.expires_at is None or memory.expires_at > now_ts):
+                        live[memory.id] = memory
+                        feat(memory.id)
+            for memory_id, memory in live.items():
+                if cue_matches(memory, slots) or (wants_preferences and memory.category.value == "preference"):
+                    feats[memory_id].cue = 1.0
+                    feats[memory_id].routes.add("cue")
+            if query_terms and slots:
+                self._keyword_coverage(query_terms, {i: m for i, m in live.items() if feats[i].keyword == 0}, feats)
+
         hits = [self._score(memory, feats[memory_id], now_ts) for memory_id, memory in live.items()]
         hits = [h for h in hits if self._relevance(feats[h.memory.id]) >= threshold]
         hits.sort(key=lambda h: h.score, reverse=True)
@@ -205,7 +224,10 @@ class Recaller:
 
     def _relevance(self, f: _Features) -> float:
         w = self.options.weights
-        return w.similarity * f.similarity + w.keyword * f.keyword + w.entity * f.entity + 0.6 * f.identifier + 0.25 * f.time
+        return (
+            w.similarity * f.similarity + w.keyword * f.keyword + w.entity * f.entity
+            + self.options.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
+        )
 
     def _score(self, memory: Memory, f: _Features, now_ts: float) -> Hit:
         w = self.options.weights
@@ -234,8 +256,9 @@ class Recaller:
             if term not in self._df_cache:
                 self._df_cache[term] = store.doc_freq(term)
             df = self._df_cache[term]
-            # A term no memory holds still counts in the denominator: the query asks about it.
-            weights[term] = idf(df, total)
+            # A term no memory holds still counts (the query asks about it), at half the
+            # weight of the rarest term, so one generic word cannot veto the rest.
+            weights[term] = idf(df, total) if df else 0.5 * idf(1, total)
         denominator = sum(weights.values())
         if denominator <= 0:
             return

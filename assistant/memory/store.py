@@ -331,6 +331,21 @@ class MemoryStore:
         )
         return [_row_to_memory(r) for r in rows]
 
+    def active_by_slot_prefixes(self, prefixes: Sequence[str], limit: int = 30) -> list[Memory]:
+        """Active memories whose slot is one of `prefixes` or below one (`user.family` → `user.family.son`)."""
+        if not prefixes:
+            return []
+        clauses = " OR ".join(["slot = ? OR slot LIKE ? ESCAPE '\\'"] * len(prefixes))
+        params: list[Any] = [self.profile_id]
+        for prefix in prefixes:
+            params += [prefix, prefix.replace("%", "\\%").replace("_", "\\_") + ".%"]
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND status = 'active' AND ({clauses})"
+            " ORDER BY importance DESC, updated_at DESC LIMIT ?",
+            (*params, limit),
+        )
+        return [_row_to_memory(r) for r in rows]
+
     def active_ids(self) -> set[int]:
         return {r[0] for r in self.db.query("SELECT id FROM memories WHERE profile_id = ? AND status = 'active'", (self.profile_id,))}
 

@@ -1,0 +1,70 @@
+"""Topic cues: words in a question that point at a kind of memory without naming it.
+
+"Can I eat satay sauce?" shares no word with "User is allergic to peanuts", but "eat" points at
+diet and allergy memories; "周末附近有什么好玩的" points at where the user lives. The read path
+uses these as one more route (`cue`), weighted below similarity and keywords.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.memory.text import normalize, tokens
+from assistant.memory.types import Memory
+
+
+@dataclass(frozen=True)
+class Cue:
+    slots: tuple[str, ...]  # slot prefixes this topic covers
+    en: frozenset[str]  # stemmed English tokens (see text.tokens)
+    zh: tuple[str, ...]  # Chinese substrings
+
+
+def _en(words: str) -> frozenset[str]:
+    return frozenset(t for w in words.split() for t in tokens(w))
+
+
+CUES: tuple[Cue, ...] = (
+    Cue(("user.city", "user.address", "user.hometown"),
+        _en("live living city town move moved nearby near neighborhood neighbourhood local around area commute weather"),
+        ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤")),
+    Cue(("user.job", "user.employer"),
+        _en("job work working career office boss colleague coworker company salary shift workplace profession interview resume"),
+        ("工作", "上班", "公司", "老板", "同事", "职业", "加班", "单位", "面试", "简历", "领导")),
+    Cue(("user.diet", "user.allergy", "user.likes", "user.favorite"),
+        _en("eat eating food restaurant dinner lunch breakfast cook cooking recipe meal snack menu dish cuisine order takeout bake drink"),
+        ("吃", "餐", "菜", "饭", "食谱", "外卖", "馆子", "料理", "点单", "下厨", "零食", "喝")),
+    Cue(("user.family",),
+        _en("family wife husband kid kids child children son daughter mom mum dad mother father parent parents sister brother gift"),
+        ("家人", "老婆", "老公", "孩子", "儿子", "女儿", "爸", "妈", "父母", "姐", "哥", "弟", "妹", "礼物", "家里")),
+    Cue(("user.pet",), _en("pet pets dog dogs cat cats vet puppy kitten"), ("宠物", "狗", "猫", "兽医", "遛")),
+    Cue(("user.name",), _en("name"), ("名字", "叫我", "我叫什么", "我是谁")),
+    Cue(("user.birthday",), _en("birthday born age"), ("生日", "几岁", "多大")),
+    Cue(("user.reply_style",), _en("answer reply respond format style language"), ("回答", "回复", "格式", "语言", "风格")),
+    Cue(("user.likes", "user.favorite"),
+        _en("recommend recommendation suggest suggestion ideas idea hobby hobbies weekend fun movie book music watch read listen play"),
+        ("推荐", "建议", "有什么好", "爱好", "周末", "好玩", "电影", "书", "音乐", "看点什么")),
+)
+
+_PREFERENCE_ASK = re.compile(r"recommend|suggest|idea|what should i|any tips|推荐|建议|有什么好|该怎么|怎么选", re.I)
+
+
+def cue_slots(query: str) -> set[str]:
+    """Slot prefixes the question points at."""
+    folded = normalize(query)
+    terms = set(tokens(query))
+    found: set[str] = set()
+    for cue in CUES:
+        if terms & cue.en or any(word in folded for word in cue.zh):
+            found.update(cue.slots)
+    return found
+
+
+def asks_for_preferences(query: str) -> bool:
+    return _PREFERENCE_ASK.search(query) is not None
+
+
+def matches(memory: Memory, slots: set[str]) -> bool:
+    slot = memory.slot
+    return bool(slot) and any(slot == s or slot.startswith(s + ".") for s in slots)  # type: ignore[union-attr]
