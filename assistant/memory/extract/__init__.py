@@ -1,0 +1,94 @@
+"""Rule-based candidate extraction for one user message (Chinese and English, mixed allowed).
+
+Cheap and local: no model, no database. The LLM extractor (when available) adds to this.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from assistant.memory.extract import rules_en, rules_zh
+from assistant.memory.extract.common import (
+    Sentence,
+    is_hypothetical,
+    is_question,
+    is_reported,
+    looks_like_injection,
+    sentences,
+    strip_quotes,
+)
+from assistant.memory.types import Candidate
+
+# "Can you remember that …?" / "你能记住…吗？" are requests, not questions.
+_POLITE = re.compile(
+    r"(?i)^(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:remember|forget|note|delete|erase|keep in mind)\b"
+    r"|^(?:你)?(?:能|可以|能不能|可不可以|麻烦)(?:你)?(?:帮我)?(?:记住|记一下|记下|忘掉|忘记|删掉|删除|把)"
+)
+
+
+def _rules(s: Sentence) -> tuple[tuple[rules_en.Rule, ...], tuple[rules_en.Rule, ...]]:
+    mod = rules_zh if s.lang == "zh" else rules_en
+    return mod.EXPLICIT, mod.RULES
+
+
+def _dedupe(found: list[Candidate]) -> list[Candidate]:
+    seen: set[tuple[object, ...]] = set()
+    out: list[Candidate] = []
+    for c in found:
+        key = (c.category, c.slot, c.value, c.content, c.forget)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def extract_rules(text: str, now: datetime) -> list[Candidate]:
+    """Return the rule candidates for one user message.
+
+    Args:
+        text: the user's message, as typed.
+        now: the current aware time (dates like "下周三" resolve against it).
+
+    Returns:
+        Candidates with `evidence` an exact substring of `text`. Questions, hypotheticals,
+        greetings, other people's words and injection attempts give none.
+    """
+    found: list[Candidate] = []
+    for s in sentences(text):
+        if looks_like_injection(s.text):
+            continue
+        visible = Sentence(strip_quotes(s.text), s.start, s.lang)
+        explicit_rules, rules = _rules(s)
+        polite = _POLITE.match(s.text) is not None
+        if polite or not is_question(s):
+            unwrapped = Sentence(
+                re.sub(r"(?i)^(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?", "", s.text)
+                if polite else s.text,
+                s.start,
+                s.lang,
+            )
+            explicit = [c for rule in explicit_rules for c in rule(unwrapped, now)]
+            for c in explicit:
+                c.evidence = s.text
+            found.extend(explicit)
+            if any(c.forget for c in explicit):
+                continue
+            if explicit:
+                # "remember that my daughter is called Lily": the structured facts count as explicit too.
+                for rule in rules:
+                    for c in rule(visible, now):
+                        c.evidence, c.explicit = s.text, True
+                        c.importance = min(5, c.importance + 1)
+                        found.append(c)
+                continue
+        if is_question(s) or is_hypothetical(visible.text) or is_reported(visible):
+            continue
+        for rule in rules:
+            for c in rule(visible, now):
+                c.evidence = s.text
+                found.append(c)
+    return _dedupe(found)
+
+
+__all__ = ["extract_rules"]

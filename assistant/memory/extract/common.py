@@ -1,0 +1,279 @@
+"""Shared pieces of the rule extractors: sentences, language, filters and a candidate builder."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from assistant.memory.types import Candidate, Category, Kind, Source
+
+MAX_CHARS = 20_000  # rules read at most this much of one message; longer text is pasted material
+MAX_SENTENCE = 400  # longer "sentences" are pasted text, not something the user says about self
+MAX_SENTENCES = 200  # a message with more sentences than this is pasted material; read its start
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a message, with its position so evidence stays an exact substring."""
+
+    text: str
+    start: int
+    lang: str  # "zh" | "en"
+
+
+_SPLIT = re.compile(r"(?:[^。！？!?；;\n.]|\.(?!\s|$)|(?<=\b(?:St|Dr|Mr|Ms|Mt|Jr))\.)*(?:[。！？!?；;\n]+|\.(?=\s|$)|\Z)")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]+")
+
+
+def language(text: str) -> str:
+    """Guess "zh" or "en" for one sentence: any real share of CJK characters makes it Chinese."""
+    cjk = len(_CJK.findall(text))
+    latin = sum(len(w) for w in _LATIN.findall(text))
+    return "zh" if cjk and cjk * 3 >= latin else "en"
+
+
+def sentences(text: str) -> Iterator[Sentence]:
+    """Split a message into sentences (Chinese and English punctuation), stripped, with offsets."""
+    text = text[:MAX_CHARS]
+    count = 0
+    for m in _SPLIT.finditer(text):
+        if count >= MAX_SENTENCES:
+            return
+        raw = m.group(0)
+        body = raw.lstrip()
+        lead = len(raw) - len(body)
+        body = body.rstrip("。！!；;\n. \t")
+        if body and len(body) <= MAX_SENTENCE:
+            count += 1
+            yield Sentence(body, m.start() + lead, language(body))
+
+
+INJECTION = re.compile(
+    r"(?i)(?:\b(?:ignore|disregard|forget|override|bypass)\b[^.。\n]{0,40}\b(?:rules?|instructions?|prompts?|guidelines?|polic(?:y|ies)|restrictions?|safety)\b"
+    r"|\bsystem\s*prompt\b|^\s*(?:system|assistant|developer)\s*:|\byou are now\b|\bfrom now on,? you\b"
+    r"|\bjailbreak\b|\bdeveloper mode\b|\bdo anything now\b|\bpretend (?:to be|you are)\b|\bact as\b"
+    r"|\breveal your\b|\bnew instructions?\b|<\|?(?:im_start|system)\|?>"
+    r"|忽略|无视|不要遵守|别遵守|绕过|越狱|系统提示|提示词|系统指令|你现在是|从现在开始你|从现在起你|扮演|开发者模式|所有规则|你的规则|新的指令)"
+)
+
+
+def looks_like_injection(text: str) -> bool:
+    """True for text that tries to instruct the assistant about its rules or system prompt."""
+    return INJECTION.search(text[:MAX_CHARS]) is not None
+
+
+_EN_QUESTION_START = re.compile(
+    r"(?i)^(?:so |and |but |hey,? |ok,? )?(?:what|where|who|whom|whose|when|why|how|which"
+    r"|do|does|did|is|are|am|was|were|can|could|would|will|should|shall|have|has|may)\b"
+)
+_ZH_QUESTION = re.compile(
+    r"[吗嘛呢么]\s*$|哪里|哪儿|哪个|在哪|住哪|去哪|是谁|叫啥|叫什么|什么时候|为什么|怎么|多少|几点|几号|几岁|是不是|有没有|对不对|还记得"
+)
+
+
+def is_question(s: Sentence) -> bool:
+    """True for a question (which never becomes a memory by itself)."""
+    if s.text.endswith(("?", "？")):
+        return True
+    if s.lang == "zh":
+        return _ZH_QUESTION.search(s.text) is not None
+    return _EN_QUESTION_START.match(s.text) is not None
+
+
+_HYPOTHETICAL = re.compile(
+    r"(?i)\b(?:if|suppose|supposing|imagine|hypothetically|what if|in case|assuming|unless)\b"
+    r"|\bI (?:wish|would|'d)\b|\bI might\b|\bmaybe I\b|\bwould I\b"
+    r"|如果|假如|要是|假设|万一|想象|倘若|如若|的话|假使|设想|说不定|也许我|可能会"
+)
+
+
+def is_hypothetical(text: str) -> bool:
+    """True for a conditional or imagined statement ("if I moved to Paris…", "如果我搬到…")."""
+    return _HYPOTHETICAL.search(text) is not None
+
+
+_QUOTES = re.compile(r"\"[^\"]{0,400}\"|“[^”]{0,400}”|「[^」]{0,400}」|『[^』]{0,400}』")
+_EN_REPORTED = re.compile(
+    r"(?i)\b(?!I\b)(?:\w+)\s+(?:said|says|told me|tells me|thinks|claims|mentioned|wrote|texted)\b"
+    r"|\baccording to\b"
+)
+_ZH_REPORTED = re.compile(r"(?<![我你])(?:说|告诉我|提到|听说|据说|觉得她|觉得他|以为)")
+_ZH_NOT_REPORTED = re.compile(r"跟你说|和你说|对你说|告诉你|小说|说明|说话|说实话|说真的|说一下|说实在|说好|总的来说|一般来说|比如说|就是说")
+
+
+def is_reported(s: Sentence) -> bool:
+    """True when the sentence reports someone else's words or facts, not the user's own."""
+    if s.lang == "zh":
+        return _ZH_REPORTED.search(_ZH_NOT_REPORTED.sub("", s.text)) is not None
+    return _EN_REPORTED.search(s.text) is not None
+
+
+def strip_quotes(text: str) -> str:
+    """Blank out quoted passages (same length, so offsets still hold)."""
+    return _QUOTES.sub(lambda m: " " * len(m.group(0)), text)
+
+
+OVERRIDE = re.compile(
+    r"(?i)\b(?:moved to|moving to|relocated to|now live|now living|live in \S+ now|switched to|switch(?:ed)? over to"
+    r"|no longer|not anymore|anymore|changed to|now work|new job|now I'?m|I'?m now|these days I"
+    r"|just joined|started (?:a new job|working)|from now on)\b"
+    r"|不再|换成|改成|改为|搬到|搬去|搬家|现在住|现在在|换了|改了|已经不|不.{1,6}了$|跳槽|现在是|如今"
+)
+
+
+def has_override(text: str) -> bool:
+    """True when the sentence replaces something said before ("moved to", "换成", "不再")."""
+    return OVERRIDE.search(text) is not None
+
+
+def slot_key(thing: str) -> str | None:
+    """Normalise a short noun phrase to a slot suffix ("green tea" -> "green_tea"); None if too vague."""
+    key = re.sub(r"(?i)^(?:the|a|an|some|my|your|all|any|to)\s+", "", thing.strip())
+    key = re.sub(r"[\s\-]+", "_", key.lower()).strip("_.,!~。，！～")
+    if not key or len(key) > 24 or key in _VAGUE or not re.fullmatch(r"[\w]+", key):
+        return None
+    if key.count("_") > 2:
+        return None
+    return key
+
+
+_VAGUE = frozenset(
+    "it this that these those you them him her me us everything anything something nothing one "
+    "how what when where why who which if whatever "
+    "stuff things thing so lot much way idea 它 这 那 这个 那个 你 他 她 他们 她们 东西 一切 这样 那样".split()
+)
+
+_PUNCT = " \t,.;:!?~，。；：！？～、…\"'“”‘’()（）"
+
+
+def clean(value: str) -> str:
+    """Trim spaces, punctuation and Chinese sentence particles from a captured value."""
+    value = value.strip(_PUNCT)
+    value = re.sub(r"(?:了|的|啊|呀|哦|呢|吧|哈|啦|嘛|喔|噢)+$", "", value)
+    return value.strip(_PUNCT)
+
+
+def make(
+    s: Sentence,
+    content: str,
+    category: Category,
+    *,
+    slot: str | None = None,
+    value: str | None = None,
+    entities: list[str] | None = None,
+    importance: int = 3,
+    override: bool = False,
+    explicit: bool = False,
+    forget: bool = False,
+    event_at: datetime | None = None,
+    expires_at: datetime | None = None,
+    confidence: float = 0.8,
+) -> Candidate:
+    """Build a rule candidate whose evidence is the sentence it came from."""
+    ents: list[str] = []
+    for e in entities or []:
+        e = e.strip(_PUNCT)
+        if e and e not in ents:
+            ents.append(e)
+    return Candidate(
+        content=content,
+        category=category,
+        kind=Kind.SEMANTIC,
+        slot=slot,
+        value=value,
+        entities=ents,
+        importance=max(1, min(5, importance)),
+        confidence=confidence,
+        source=Source.USER_EXPLICIT,
+        expires_at=expires_at,
+        event_at=event_at,
+        evidence=s.text,
+        explicit=explicit,
+        override=override or has_override(s.text),
+        forget=forget,
+        extractor="rules",
+    )
+
+
+# A few well-known places so "我住在杭州市西湖区" becomes 杭州 and "去上海出差" finds 上海.
+ZH_CITIES = tuple(
+    "北京 上海 天津 重庆 广州 深圳 杭州 南京 苏州 成都 武汉 西安 长沙 郑州 青岛 厦门 宁波 "
+    "大连 沈阳 哈尔滨 长春 济南 合肥 福州 昆明 贵阳 南宁 南昌 太原 石家庄 兰州 银川 西宁 "
+    "乌鲁木齐 拉萨 呼和浩特 海口 三亚 无锡 常州 佛山 东莞 珠海 温州 绍兴 嘉兴 金华 烟台 "
+    "徐州 扬州 洛阳 桂林 丽江 大理 香港 澳门 台北 高雄 东京 大阪 京都 首尔 新加坡 曼谷 "
+    "伦敦 巴黎 柏林 慕尼黑 纽约 旧金山 洛杉矶 西雅图 波士顿 芝加哥 多伦多 温哥华 悉尼 墨尔本 "
+    "莫斯科 罗马 米兰 马德里 巴塞罗那 阿姆斯特丹 里斯本 迪拜 硅谷".split()
+)
+_ZH_CITY_RX = re.compile("|".join(sorted(ZH_CITIES, key=len, reverse=True)))
+_ZH_PLACE_TAIL = re.compile(r"^[\u4e00-\u9fff]{2,6}?(?:省|市|县|区|州|镇|岛)")
+
+
+def zh_place(text: str) -> str | None:
+    """Return the first city named at the start of `text` ("杭州市西湖区" -> "杭州")."""
+    m = _ZH_CITY_RX.match(text)
+    if m:
+        return m.group(0)
+    m = _ZH_PLACE_TAIL.match(text)
+    if m:
+        place = m.group(0)
+        return place[:-1] if place.endswith("市") and len(place) > 2 else place
+    return None
+
+
+def zh_city_in(text: str) -> str | None:
+    """Return the first well-known city mentioned anywhere in `text`."""
+    m = _ZH_CITY_RX.search(text)
+    return m.group(0) if m else None
+
+
+EN_NAME = r"[A-Z][a-zA-Z'\-]{0,30}(?:\s+[A-Z][a-zA-Z'\-]{0,30}){0,2}"
+EN_PLACE = r"[A-Z][\w'\-.]{0,30}(?:(?:\s+(?:de|la|del|am|upon|sur))?\s+[A-Z][\w'\-.]{0,30}){0,3}|[\u4e00-\u9fff]{2,8}"
+
+_FORGET_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(rx, re.IGNORECASE), slot)
+    for rx, slot in (
+        (r"address|住址|地址|住的地方", "user.address"),
+        (r"\b(?:city|where i live|live in|hometown)\b|住在|住哪|城市|所在地", "user.city"),
+        (r"\b(?:employer|company|where i work)\b|公司|单位|雇主", "user.employer"),
+        (r"\b(?:job|work|occupation|profession|career)\b|工作|职业", "user.job"),
+        (r"\b(?:phone|mobile|cell)\b|电话|手机", "user.phone"),
+        (r"\be-?mail\b|邮箱|邮件地址", "user.email"),
+        (r"\bbirthday\b|生日", "user.birthday"),
+        (r"\ballerg|过敏", "user.allergy"),
+        (r"\bdiet\b|饮食|忌口", "user.diet"),
+        (r"\b(?:pets?|dog|cat)\b|宠物|猫|狗", "user.pet"),
+        (r"\bname\b|名字|姓名|叫什么", "user.name"),
+    )
+)
+FAMILY_ZH = {
+    "女儿": "daughter", "闺女": "daughter", "儿子": "son", "老婆": "wife", "妻子": "wife",
+    "太太": "wife", "媳妇": "wife", "老公": "husband", "丈夫": "husband", "爱人": "partner",
+    "对象": "partner", "男朋友": "boyfriend", "女朋友": "girlfriend", "男友": "boyfriend",
+    "女友": "girlfriend", "爸爸": "father", "父亲": "father", "老爸": "father", "妈妈": "mother",
+    "母亲": "mother", "老妈": "mother", "哥哥": "brother", "弟弟": "brother", "姐姐": "sister",
+    "妹妹": "sister", "孩子": "child", "宝宝": "child", "爷爷": "grandfather", "奶奶": "grandmother",
+    "外公": "grandfather", "外婆": "grandmother", "姥姥": "grandmother", "姥爷": "grandfather",
+}  # fmt: skip
+FAMILY_EN = {
+    "mom": "mother", "mum": "mother", "mother": "mother", "mama": "mother", "dad": "father",
+    "father": "father", "papa": "father", "wife": "wife", "husband": "husband", "partner": "partner",
+    "girlfriend": "girlfriend", "boyfriend": "boyfriend", "fiance": "fiance", "fiancé": "fiance",
+    "fiancee": "fiance", "fiancée": "fiance", "son": "son", "daughter": "daughter",
+    "sister": "sister", "brother": "brother", "kid": "child", "child": "child", "baby": "child",
+    "grandma": "grandmother", "grandmother": "grandmother", "grandpa": "grandfather",
+    "grandfather": "grandfather", "aunt": "aunt", "uncle": "uncle", "cousin": "cousin",
+}  # fmt: skip
+
+
+def forget_slot(target: str) -> str | None:
+    """Map a forget request's target ("my address", "我的工作") to the slot it names, if any."""
+    for word, rel in (*FAMILY_EN.items(), *FAMILY_ZH.items()):
+        if re.search(rf"(?i)\b{word}s?\b" if word.isascii() else word, target):
+            return f"user.family.{rel}"
+    for rx, slot in _FORGET_SLOTS:
+        if rx.search(target):
+            return slot
+    return None

@@ -1,0 +1,247 @@
+"""Find, mask and redact sensitive spans (phones, ID numbers, cards, e-mail, addresses, passwords).
+
+Pure functions over text, Chinese and English. Every pattern is linear-time: runs are anchored
+by look-behinds so a scan never restarts inside a run, and repetitions are bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+KINDS = ("phone", "id_number", "bank_card", "email", "address", "password")
+
+
+@dataclass(frozen=True)
+class SensitiveSpan:
+    """One sensitive value found in a text: `text[start:end] == value`."""
+
+    kind: str
+    start: int
+    end: int
+    value: str
+    masked: str
+
+
+# A run of digits with single spaces/dashes between them; phones, IDs and cards live inside one.
+_RUN = re.compile(r"\d{3,}(?:[ \-]\d+)*[Xx]?")
+_PHONE = re.compile(r"(?:(?:\+|00)?86[ \-]?)?1[3-9]\d(?:[ \-]?\d{4}){2}(?!\d)")
+_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
+_CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])")
+_EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,6}\.[A-Za-z]{2,24}(?![A-Za-z0-9-])"
+)
+_CJK = r"\u4e00-\u9fff"
+_NUM = r"[0-9一二三四五六七八九十百零〇两]{1,6}"
+# Anchor on the part every street address has (a street or estate followed by a number), then
+# walk back over the place names in Python; a regex that guessed the prefix would backtrack.
+_ZH_ANCHOR = re.compile(
+    rf"(?:大街|大道|路|街|巷|弄|胡同|里){_NUM}(?:号|弄)|(?:小区|花园|公寓|大厦|新村|家园|苑)(?={_NUM}(?:号楼|号院|栋|幢|座|单元|号))"
+)
+_ZH_UNITS = re.compile(rf"(?:[-—]?{_NUM}(?:号楼|号院|栋|幢|座|单元|层|楼|室|号|弄)){{1,5}}")
+_ZH_LEAD = re.compile(r".*(?:住在|住|搬到|搬去|位于|寄到|送到|发到|地址|址|在|是|到|为|和|跟|从|去)")
+_ZH_ADMIN_PREFIX = re.compile(rf"^(?:[{_CJK}]{{1,8}}?(?:省|自治区|特别行政区|市|区|县)){{1,4}}")
+_ZH_BACK = 24  # how far back the place names of one address may reach
+
+_EN_SUFFIX = (
+    r"(?i:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|parkway|pkwy"
+    r"|way|place|pl|terrace|square|sq|highway|hwy|close|crescent)"
+)
+_EN_ADDRESS = re.compile(
+    r"(?<![\w.])\d{1,5}[A-Za-z]?\s+(?:[A-Z][A-Za-z'-]{0,20}\s+){1,4}" + _EN_SUFFIX + r"\b\.?"
+    r"(?:,?\s*(?i:apt|apartment|suite|ste|unit|flat|#)\.?\s*#?[A-Za-z0-9-]{1,6}\b)?"
+    r"(?:,\s*[A-Z][A-Za-z'-]{1,20}(?:\s+[A-Z][A-Za-z'-]{1,20}){0,3})?"
+)
+_PW_VALUE_STOP = frozenset(
+    "wrong incorrect correct right the a an not too same strong weak reset expired required "
+    "changed forgotten lost saved stored secret safe long short hard easy simple".split()
+)
+_EN_PASSWORD = re.compile(
+    r"(?i:\b(?:wi-?fi\s+)?(?:password|passcode|passwd|passphrase|pwd)\b\s*(?:is|was|=|:)\s*)"
+    r"([^\s\"'“”]{1,64})"
+)
+_EN_PIN = re.compile(r"(?i:\bpin(?:\s+(?:code|number))?\s*(?:is|was|=|:)\s*)(\d{4,8})(?!\d)")
+_ZH_PASSWORD = re.compile(
+    r"(?:密码|口令|(?i:pin)码?)\s*(?:是|为|:|：|=)\s*([A-Za-z0-9!@#$%^&*._+=~?-]{1,64})"
+)
+
+
+def _digits(value: str) -> str:
+    return "".join(ch for ch in value if ch.isdigit() or ch in "Xx")
+
+
+def luhn_ok(number: str) -> bool:
+    """Return True when a digit string passes the Luhn checksum."""
+    total = 0
+    for i, ch in enumerate(reversed(number)):
+        d = int(ch)
+        if i % 2 == 1:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+
+
+def id_number_ok(number: str) -> bool:
+    """Return True for an 18-character Chinese resident ID with a valid ISO 7064 check and date."""
+    if len(number) != 18 or not number[:17].isdigit():
+        return False
+    month, day = int(number[10:12]), int(number[12:14])
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return False
+    total = sum(int(ch) * w for ch, w in zip(number[:17], _ID_WEIGHTS, strict=True))
+    return _ID_CHECK[total % 11] == number[17].upper()
+
+
+_ID_CONTEXT = re.compile(
+    r"(?i:order|ticket|tracking|booking|reference|invoice|case|parcel|package|shipment"
+    r"|订单|单号|工单|快递|运单|物流|编号|发票)"
+)
+
+
+def mask(kind: str, value: str) -> str:
+    """Return a display-safe stub of a sensitive value (e.g. ``138****5678``)."""
+    if kind == "phone":
+        digits = _digits(value)
+        digits = digits[-11:] if len(digits) > 11 else digits
+        return digits[:3] + "****" + digits[-4:]
+    if kind == "id_number":
+        return value[:4] + "*" * 10 + value[-4:].upper()
+    if kind == "bank_card":
+        return "**** **** **** " + _digits(value)[-4:]
+    if kind == "email":
+        local, _, domain = value.partition("@")
+        return (local[:1] or "*") + "***@" + domain
+    if kind == "address":
+        prefix = _ZH_ADMIN_PREFIX.match(value)
+        if prefix and prefix.end() < len(value):
+            return prefix.group(0) + "***"
+        city = value.rsplit(",", 1)
+        if len(city) == 2 and not any(ch.isdigit() for ch in city[1]):
+            return "***," + city[1]
+        return "***"
+    return "***"
+
+
+def _span(kind: str, text: str, start: int, end: int) -> SensitiveSpan:
+    value = text[start:end]
+    return SensitiveSpan(kind, start, end, value, mask(kind, value))
+
+
+def _digit_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    for run in _RUN.finditer(text):
+        lo, hi = run.span()
+        if sum(map(str.isdigit, text[lo : min(hi, lo + 64)])) < 11:
+            continue
+        if hi - lo > 19 and " " not in text[lo:hi] and "-" not in text[lo:hi]:
+            continue  # one long unbroken number: a hash or a serial, never a phone or card
+        hi = min(len(text), hi + 1)
+        for m in _ID.finditer(text, lo, hi):
+            if id_number_ok(m.group(0)):
+                yield 1, _span("id_number", text, m.start(), m.end())
+        for m in _PHONE.finditer(text, max(0, lo - 5), hi):
+            if m.start() == 0 or not (text[m.start() - 1].isdigit() or text[m.start() - 1] in "+-"):
+                yield 2, _span("phone", text, m.start(), m.end())
+        for m in _CARD.finditer(text, lo, hi):
+            digits = _digits(m.group(0))
+            if not luhn_ok(digits) or _ID_CONTEXT.search(text, max(0, m.start() - 24), m.start()):
+                continue
+            if len(digits) == 18 and id_number_ok(m.group(0)):
+                continue
+            yield 3, _span("bank_card", text, m.start(), m.end())
+
+
+def _password_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    lowered = text.lower()
+    if not any(word in lowered for word in ("pass", "pwd", "pin", "密码", "口令")):
+        return
+    for rx in (_EN_PASSWORD, _EN_PIN, _ZH_PASSWORD):
+        for m in rx.finditer(text):
+            start, end = m.span(1)
+            while end > start and text[end - 1] in ".,;!?。，；！？)）":
+                end -= 1
+            if end > start and text[start:end].lower() not in _PW_VALUE_STOP:
+                yield 4, _span("password", text, start, end)
+
+
+def _zh_address_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    last_end = 0
+    for m in _ZH_ANCHOR.finditer(text):
+        if m.start() < last_end:
+            continue
+        start = m.start()
+        floor = max(last_end, m.start() - _ZH_BACK)
+        while start > floor and ("\u4e00" <= text[start - 1] <= "\u9fff" or text[start - 1].isdigit()):
+            start -= 1
+        lead = _ZH_LEAD.match(text, start, m.start())
+        if lead:
+            start = lead.end()
+        if start == m.start():
+            continue  # a bare "路5号" with no street name is more likely a bus stop or a date
+        end = m.end()
+        units = _ZH_UNITS.match(text, end)
+        if units:
+            end = units.end()
+        last_end = end
+        yield 5, _span("address", text, start, end)
+
+
+def _raw_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    """Yield (priority, span) for every candidate; lower priority wins a tie on start."""
+    if "@" in text:
+        for m in _EMAIL.finditer(text):
+            yield 0, _span("email", text, m.start(), m.end())
+    yield from _digit_spans(text)
+    yield from _password_spans(text)
+    yield from _zh_address_spans(text)
+    for m in _EN_ADDRESS.finditer(text):
+        yield 5, _span("address", text, m.start(), m.end())
+
+
+def _non_overlapping(spans: Iterable[tuple[int, SensitiveSpan]]) -> list[SensitiveSpan]:
+    ordered = sorted(spans, key=lambda ps: (ps[1].start, -(ps[1].end - ps[1].start), ps[0]))
+    kept: list[SensitiveSpan] = []
+    for _, span in ordered:
+        if not kept or span.start >= kept[-1].end:
+            kept.append(span)
+    return kept
+
+
+def find_sensitive(text: str) -> list[SensitiveSpan]:
+    """Return the sensitive spans in `text`, sorted by position and non-overlapping."""
+    return _non_overlapping(_raw_spans(text))
+
+
+def redact(text: str, spans: Iterable[SensitiveSpan], repl: Callable[[SensitiveSpan], str]) -> str:
+    """Replace each span in `text` with `repl(span)`; overlapping later spans are skipped."""
+    out: list[str] = []
+    pos = 0
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if span.start < pos:
+            continue
+        out.append(text[pos : span.start])
+        out.append(repl(span))
+        pos = span.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def redact_masked(text: str) -> str:
+    """Return `text` with every sensitive span replaced by its mask."""
+    return redact(text, find_sensitive(text), lambda s: s.masked)
+
+
+__all__ = [
+    "KINDS",
+    "SensitiveSpan",
+    "find_sensitive",
+    "id_number_ok",
+    "luhn_ok",
+    "mask",
+    "redact",
+    "redact_masked",
+]

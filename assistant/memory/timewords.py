@@ -1,0 +1,322 @@
+"""Relative time words (Chinese and English) resolved against an injected `now`.
+
+`future_date` reads the day a plan refers to ("下周三", "next Wednesday", "3月5号");
+`past_range` reads the window a question about the past refers to ("上周", "last time").
+Both return aware datetimes in `now`'s timezone: (start of the first day, end of the last day).
+"""
+
+from __future__ import annotations
+
+import re
+from calendar import monthrange
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta
+
+Range = tuple[datetime, datetime]
+
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_EN_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2,
+    "a few": 3, "few": 3, "several": 3,
+}  # fmt: skip
+_ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
+_EN_WEEKDAYS = {
+    "mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6,
+}  # fmt: skip
+_EN_MONTHS = {m: i for i, m in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+
+_ZH_NUM = r"[0-9０-９零〇一二两三四五六七八九十]{1,3}"
+_EN_NUM = r"(?:\d{1,2}|a couple of|couple of|a few|few|several|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an?)"
+_EN_WD = r"(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rs|rsday|urday)?"
+_EN_MON = (
+    r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+    r"(?:uary|ruary|ch|il|e|y|ust|t|tember|ober|ember|\.)?"
+)
+
+
+def zh_number(text: str) -> int | None:
+    """Parse a small Chinese or Arabic number ("十二", "两", "25"); None if it is not one."""
+    text = text.translate(str.maketrans("０１２３４５６７８９", "0123456789"))
+    if text.isdigit():
+        return int(text)
+    if not text or any(ch not in _ZH_DIGITS and ch != "十" for ch in text):
+        return None
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        t = _ZH_DIGITS.get(tens, 0) if tens else 1
+        o = _ZH_DIGITS.get(ones, 0) if ones else 0
+        return t * 10 + o
+    value = 0
+    for ch in text:
+        value = value * 10 + _ZH_DIGITS[ch]
+    return value
+
+
+def _en_number(text: str) -> int | None:
+    text = text.lower().strip()
+    return int(text) if text.isdigit() else _EN_NUMBERS.get(text)
+
+
+def _day_start(now: datetime, day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=now.tzinfo)
+
+
+def _span(now: datetime, first: date, last: date | None = None) -> Range:
+    end = datetime.combine(last or first, time.max, tzinfo=now.tzinfo)
+    return _day_start(now, first), end
+
+
+def _monday(day: date) -> date:
+    return day - timedelta(days=day.weekday())
+
+
+def _month(now: datetime, offset: int) -> Range:
+    index = now.year * 12 + now.month - 1 + offset
+    year, month = divmod(index, 12)
+    month += 1
+    return _span(now, date(year, month, 1), date(year, month, monthrange(year, month)[1]))
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    if not (1 <= month <= 12 and 1 <= day <= monthrange(year, month)[1]):
+        return None
+    return date(year, month, day)
+
+
+def _upcoming_month_day(now: datetime, month: int | None, day: int) -> Range | None:
+    today = now.date()
+    if month is None:
+        found = _safe_date(today.year, today.month, day)
+        if found is None or found < today:
+            nxt = _month(now, 1)[0]
+            found = _safe_date(nxt.year, nxt.month, day)
+    else:
+        found = _safe_date(today.year, month, day)
+        if found is not None and found < today:
+            found = _safe_date(today.year + 1, month, day)
+    return _span(now, found) if found else None
+
+
+def _past_month_day(now: datetime, month: int, day: int) -> Range | None:
+    found = _safe_date(now.year, month, day)
+    if found is not None and found > now.date():
+        found = _safe_date(now.year - 1, month, day)
+    return _span(now, found) if found else None
+
+
+def _weekday_in(now: datetime, week_offset: int, weekday: int) -> date:
+    return _monday(now.date()) + timedelta(weeks=week_offset, days=weekday)
+
+
+def _upcoming_weekday(now: datetime, weekday: int) -> date:
+    return now.date() + timedelta(days=(weekday - now.weekday()) % 7)
+
+
+def _weekend(now: datetime, week_offset: int) -> Range:
+    sat = _weekday_in(now, week_offset, 5)
+    first = max(sat, now.date()) if week_offset == 0 else sat
+    return _span(now, first, sat + timedelta(days=1))
+
+
+def _zh_weekday(now: datetime, prefix: str, wd: str) -> Range:
+    if wd == "末":
+        return _weekend(now, 1 if prefix.startswith("下") else 0)
+    weekday = _ZH_WEEKDAYS[wd]
+    if prefix.startswith("下"):
+        return _span(now, _weekday_in(now, 1, weekday))
+    if prefix:
+        day = _weekday_in(now, 0, weekday)
+        return _span(now, day if day >= now.date() else day + timedelta(weeks=1))
+    return _span(now, _upcoming_weekday(now, weekday))
+
+
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str], datetime], "Range | None"]]
+
+_WEEK_ZH = r"(?:周|星期|礼拜)"
+_FUTURE: list[Rule] = [
+    (re.compile(r"大后天"), lambda m, n: _span(n, n.date() + timedelta(days=3))),
+    (re.compile(r"后天"), lambda m, n: _span(n, n.date() + timedelta(days=2))),
+    (re.compile(r"明天|明早|明晚|明儿"), lambda m, n: _span(n, n.date() + timedelta(days=1))),
+    (re.compile(r"今天|今晚|今早|今儿"), lambda m, n: _span(n, n.date())),
+    (re.compile(rf"(下下|下个?|这个?|本)?{_WEEK_ZH}([一二三四五六日天末])"),
+     lambda m, n: _zh_weekday(n, m.group(1) or "", m.group(2))),
+    (re.compile(r"(?<!上)周末"), lambda m, n: _weekend(n, 0)),
+    (re.compile(rf"下个?{_WEEK_ZH}"), lambda m, n: _span(n, _weekday_in(n, 1, 0), _weekday_in(n, 1, 6))),
+    (re.compile(r"下个?月"), lambda m, n: _month(n, 1)),
+    (re.compile(r"明年"), lambda m, n: _span(n, date(n.year + 1, 1, 1), date(n.year + 1, 12, 31))),
+    (re.compile(rf"({_ZH_NUM})月({_ZH_NUM})[号日]"),
+     lambda m, n: _month_day(n, m.group(1), m.group(2))),
+    (re.compile(rf"(?<![0-9月年])({_ZH_NUM})[号](?!楼|线|院|门|房|车厢)"),
+     lambda m, n: _month_day(n, None, m.group(1))),
+    (re.compile(rf"({_ZH_NUM})(天|周|个?星期|个?礼拜|个月)(?:以?后|之后)"),
+     lambda m, n: _zh_after(n, m.group(1), m.group(2))),
+    (re.compile(r"(?i)\bday after tomorrow\b"), lambda m, n: _span(n, n.date() + timedelta(days=2))),
+    (re.compile(r"(?i)\btomorrow\b"), lambda m, n: _span(n, n.date() + timedelta(days=1))),
+    (re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b"),
+     lambda m, n: _span(n, n.date())),
+    (re.compile(rf"(?i)\bnext {_EN_WD}\b"),
+     lambda m, n: _span(n, _weekday_in(n, 1, _EN_WEEKDAYS[m.group(1).lower()]))),
+    (re.compile(r"(?i)\b(this|next) weekend\b|\bthe weekend\b|\bon the weekend\b"),
+     lambda m, n: _weekend(n, 1 if (m.group(1) or "").lower() == "next" else 0)),
+    (re.compile(rf"(?i)\b(?:this|on|coming|this coming) {_EN_WD}\b"),
+     lambda m, n: _span(n, _upcoming_weekday(n, _EN_WEEKDAYS[m.group(1).lower()]))),
+    (re.compile(r"(?i)\bnext week\b"), lambda m, n: _span(n, _weekday_in(n, 1, 0), _weekday_in(n, 1, 6))),
+    (re.compile(r"(?i)\bnext month\b"), lambda m, n: _month(n, 1)),
+    (re.compile(r"(?i)\bnext year\b"), lambda m, n: _span(n, date(n.year + 1, 1, 1), date(n.year + 1, 12, 31))),
+    (re.compile(rf"(?i)\b{_EN_MON} (\d{{1,2}})(?:st|nd|rd|th)?\b"),
+     lambda m, n: _month_day(n, str(_EN_MONTHS[m.group(1).lower()]), m.group(2))),
+    (re.compile(rf"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_EN_MON}(?![a-z])"),
+     lambda m, n: _month_day(n, str(_EN_MONTHS[m.group(2).lower()]), m.group(1))),
+    (re.compile(r"(?i)\bon the (\d{1,2})(?:st|nd|rd|th)\b"), lambda m, n: _month_day(n, None, m.group(1))),
+    (re.compile(rf"(?i)\bin {_EN_NUM} (day|week|month)s?\b"),
+     lambda m, n: _en_after(n, m.group(0).split(" ", 1)[1].rsplit(" ", 1)[0], m.group(1))),
+]  # fmt: skip
+
+
+def _month_day(now: datetime, month: str | None, day: str) -> Range | None:
+    d = zh_number(day)
+    mo = zh_number(month) if month is not None else None
+    if d is None or (month is not None and mo is None):
+        return None
+    return _upcoming_month_day(now, mo, d)
+
+
+def _shift(now: datetime, count: int, unit: str) -> Range:
+    if unit.endswith("月") or unit.startswith("month"):
+        index = now.year * 12 + now.month - 1 + count
+        year, month = divmod(index, 12)
+        day = min(now.day, monthrange(year, month + 1)[1])
+        return _span(now, date(year, month + 1, day))
+    days = count if unit in ("天", "day") else count * 7
+    return _span(now, now.date() + timedelta(days=days))
+
+
+def _zh_after(now: datetime, count: str, unit: str) -> Range | None:
+    value = zh_number(count)
+    return _shift(now, value, unit) if value is not None and value < 400 else None
+
+
+def _en_after(now: datetime, count: str, unit: str) -> Range | None:
+    value = _en_number(count)
+    return _shift(now, value, unit.lower()) if value is not None else None
+
+
+def _earliest(text: str, now: datetime, rules: list[Rule]) -> Range | None:
+    best: tuple[int, Range] | None = None
+    for rx, build in rules:
+        m = rx.search(text)
+        if m is None or (best is not None and m.start() >= best[0]):
+            continue
+        found = build(m, now)
+        if found is not None:
+            best = (m.start(), found)
+    return best[1] if best else None
+
+
+def future_date(text: str, now: datetime) -> Range | None:
+    """Return (start, end) of the day or range a plan refers to, or None.
+
+    Args:
+        text: the user's sentence ("下周三去上海出差", "next Wednesday I fly to Berlin").
+        now: the current aware time; results are in its timezone.
+    """
+    return _earliest(text, now, _FUTURE)
+
+
+def _recent(now: datetime, days: int) -> Range:
+    return now - timedelta(days=days), now
+
+
+def _past_weekday(now: datetime, week_offset: int, weekday: int) -> Range:
+    return _span(now, _weekday_in(now, week_offset, weekday))
+
+
+_PAST: list[Rule] = [
+    (re.compile(r"大前天"), lambda m, n: _span(n, n.date() - timedelta(days=3))),
+    (re.compile(r"前天"), lambda m, n: _span(n, n.date() - timedelta(days=2))),
+    (re.compile(r"昨天|昨晚|昨日|昨儿"), lambda m, n: _span(n, n.date() - timedelta(days=1))),
+    (re.compile(rf"上个?{_WEEK_ZH}([一二三四五六日天])"),
+     lambda m, n: _past_weekday(n, -1, _ZH_WEEKDAYS[m.group(1)])),
+    (re.compile(r"上个?周末"), lambda m, n: _span(n, _weekday_in(n, -1, 5), _weekday_in(n, -1, 6))),
+    (re.compile(rf"上个?{_WEEK_ZH}"), lambda m, n: _span(n, _weekday_in(n, -1, 0), _weekday_in(n, -1, 6))),
+    (re.compile(rf"这个?{_WEEK_ZH}|本周"), lambda m, n: (_day_start(n, _monday(n.date())), n)),
+    (re.compile(r"上个?月"), lambda m, n: _month(n, -1)),
+    (re.compile(r"这个月|本月"), lambda m, n: (_day_start(n, n.date().replace(day=1)), n)),
+    (re.compile(r"前年"), lambda m, n: _span(n, date(n.year - 2, 1, 1), date(n.year - 2, 12, 31))),
+    (re.compile(r"去年"), lambda m, n: _span(n, date(n.year - 1, 1, 1), date(n.year - 1, 12, 31))),
+    (re.compile(r"上次|上回|之前|以前"), lambda m, n: _recent(n, 30)),
+    (re.compile(r"前几天|几天前|前些天|这几天"), lambda m, n: _recent(n, 7)),
+    (re.compile(r"最近|近来|这阵子|这段时间"), lambda m, n: _recent(n, 14)),
+    (re.compile(rf"({_ZH_NUM})(天|周|个?星期|个?礼拜|个月)(?:以?前|之前)"),
+     lambda m, n: _zh_ago(n, m.group(1), m.group(2))),
+    (re.compile(r"今天早些时候|今天"), lambda m, n: (_day_start(n, n.date()), n)),
+    (re.compile(rf"({_ZH_NUM})月({_ZH_NUM})[号日]"),
+     lambda m, n: _zh_past_md(n, m.group(1), m.group(2))),
+    (re.compile(r"(?i)\bday before yesterday\b"), lambda m, n: _span(n, n.date() - timedelta(days=2))),
+    (re.compile(r"(?i)\byesterday\b"), lambda m, n: _span(n, n.date() - timedelta(days=1))),
+    (re.compile(rf"(?i)\blast {_EN_WD}\b"),
+     lambda m, n: _past_weekday(n, -1, _EN_WEEKDAYS[m.group(1).lower()])),
+    (re.compile(r"(?i)\blast weekend\b"), lambda m, n: _span(n, _weekday_in(n, -1, 5), _weekday_in(n, -1, 6))),
+    (re.compile(r"(?i)\blast week\b"), lambda m, n: _span(n, _weekday_in(n, -1, 0), _weekday_in(n, -1, 6))),
+    (re.compile(r"(?i)\bthis week\b"), lambda m, n: (_day_start(n, _monday(n.date())), n)),
+    (re.compile(r"(?i)\blast month\b"), lambda m, n: _month(n, -1)),
+    (re.compile(r"(?i)\bthis month\b"), lambda m, n: (_day_start(n, n.date().replace(day=1)), n)),
+    (re.compile(r"(?i)\blast year\b"), lambda m, n: _span(n, date(n.year - 1, 1, 1), date(n.year - 1, 12, 31))),
+    (re.compile(r"(?i)\b(?:last time|the other day|previously|before)\b"), lambda m, n: _recent(n, 30)),
+    (re.compile(rf"(?i)\b{_EN_NUM} (day|week|month)s? ago\b"),
+     lambda m, n: _en_ago(n, m.group(0).rsplit(" ", 2)[0], m.group(1))),
+    (re.compile(r"(?i)\b(?:recently|lately|these days|the past few days)\b"), lambda m, n: _recent(n, 14)),
+    (re.compile(r"(?i)\b(?:earlier )?today\b"), lambda m, n: (_day_start(n, n.date()), n)),
+    (re.compile(rf"(?i)\b{_EN_MON} (\d{{1,2}})(?:st|nd|rd|th)?\b"),
+     lambda m, n: _past_month_day(n, _EN_MONTHS[m.group(1).lower()], int(m.group(2)))),
+]  # fmt: skip
+
+
+def _ago(now: datetime, count: int, unit: str) -> Range:
+    day = _shift(now, -count, unit)[0].date()
+    if unit.startswith("day") or unit == "天":
+        return _span(now, day)
+    if unit.endswith("月") or unit.startswith("month"):
+        return _span(now, day.replace(day=1), day.replace(day=monthrange(day.year, day.month)[1]))
+    return _span(now, day - timedelta(days=3), day + timedelta(days=3))
+
+
+def _zh_ago(now: datetime, count: str, unit: str) -> Range | None:
+    value = zh_number(count)
+    return _ago(now, value, unit) if value is not None and 0 < value < 400 else None
+
+
+def _en_ago(now: datetime, count: str, unit: str) -> Range | None:
+    if not count.strip().isdigit() and count.strip().lower() not in _EN_NUMBERS:
+        return None
+    if count.strip().lower() in ("a few", "few", "several", "a couple of", "couple of"):
+        # Fuzzy counts: everything from a week (or a month) back up to yesterday.
+        days = {"d": 7, "w": 35, "m": 120}[unit[0].lower()]
+        yesterday = now.date() - timedelta(days=1)
+        return _span(now, now.date() - timedelta(days=days), yesterday)
+    value = _en_number(count)
+    return _ago(now, value, unit.lower()) if value is not None and value > 0 else None
+
+
+def _zh_past_md(now: datetime, month: str, day: str) -> Range | None:
+    mo, d = zh_number(month), zh_number(day)
+    return _past_month_day(now, mo, d) if mo is not None and d is not None else None
+
+
+def past_range(query: str, now: datetime) -> Range | None:
+    """Return the (start, end) window a question about the past refers to, or None.
+
+    Args:
+        query: the user's question ("上周我说的那家餐厅叫什么", "what did I say last time?").
+        now: the current aware time; results are in its timezone and never end after `now`.
+    """
+    found = _earliest(query, now, _PAST)
+    if found is None:
+        return None
+    start, end = found
+    return start, min(end, now)
+
+
+__all__ = ["Range", "future_date", "past_range", "zh_number"]

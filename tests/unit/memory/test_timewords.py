@@ -1,0 +1,103 @@
+"""Relative dates resolved against a fixed clock: Wednesday 2026-03-04 15:00 in Shanghai."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from assistant.memory.timewords import future_date, past_range, zh_number
+
+TZ = ZoneInfo("Asia/Shanghai")
+NOW = datetime(2026, 3, 4, 15, 0, tzinfo=TZ)  # a Wednesday
+
+
+def days(r: tuple[datetime, datetime] | None) -> tuple[date, date] | None:
+    return (r[0].date(), r[1].date()) if r else None
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("明天去看牙医", "2026-03-05", "2026-03-05"),
+        ("后天要交报告", "2026-03-06", "2026-03-06"),
+        ("下周三去上海出差", "2026-03-11", "2026-03-11"),
+        ("下星期五开会", "2026-03-13", "2026-03-13"),
+        ("这周五聚餐", "2026-03-06", "2026-03-06"),
+        ("周五见", "2026-03-06", "2026-03-06"),
+        ("周末去爬山", "2026-03-07", "2026-03-08"),
+        ("下周末回家", "2026-03-14", "2026-03-15"),
+        ("下个月搬家", "2026-04-01", "2026-04-30"),
+        ("3月5号体检", "2026-03-05", "2026-03-05"),
+        ("三月十二号考试", "2026-03-12", "2026-03-12"),
+        ("2月1日去东京", "2027-02-01", "2027-02-01"),  # already past this year
+        ("5号交房租", "2026-03-05", "2026-03-05"),
+        ("两周后出发", "2026-03-18", "2026-03-18"),
+        ("tomorrow I have a dentist appointment", "2026-03-05", "2026-03-05"),
+        ("next Wednesday I fly to Berlin", "2026-03-11", "2026-03-11"),
+        ("this Friday we ship", "2026-03-06", "2026-03-06"),
+        ("the party is on March 5", "2026-03-05", "2026-03-05"),
+        ("exam on 20th March", "2026-03-20", "2026-03-20"),
+        ("in two weeks I start the new job", "2026-03-18", "2026-03-18"),
+        ("in 3 days", "2026-03-07", "2026-03-07"),
+        ("next month we move", "2026-04-01", "2026-04-30"),
+        ("next week is busy", "2026-03-09", "2026-03-15"),
+        ("this weekend I'm hiking", "2026-03-07", "2026-03-08"),
+    ],
+)
+def test_future(text: str, first: str, last: str) -> None:
+    got = future_date(text, NOW)
+    assert got is not None
+    assert days(got) == (date.fromisoformat(first), date.fromisoformat(last))
+    assert got[0].tzinfo is TZ and got[0].hour == 0 and got[1].hour == 23
+
+
+@pytest.mark.parametrize("text", ["I live in Berlin", "我住3号楼", "下班后吃饭", "", "monthly report", "may I ask"])
+def test_future_none(text: str) -> None:
+    assert future_date(text, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("昨天我说了什么", "2026-03-03", "2026-03-03"),
+        ("前天那家店叫啥", "2026-03-02", "2026-03-02"),
+        ("上周聊的那本书", "2026-02-23", "2026-03-01"),
+        ("上周三我们吃了什么", "2026-02-25", "2026-02-25"),
+        ("上个月的计划", "2026-02-01", "2026-02-28"),
+        ("去年去了哪", "2025-01-01", "2025-12-31"),
+        ("3天前我提过", "2026-03-01", "2026-03-01"),
+        ("what did I say yesterday?", "2026-03-03", "2026-03-03"),
+        ("the book from last week", "2026-02-23", "2026-03-01"),
+        ("last month's plan", "2026-02-01", "2026-02-28"),
+        ("last Friday's dinner", "2026-02-27", "2026-02-27"),
+        ("a few days ago I mentioned a cafe", "2026-02-25", "2026-03-03"),
+        ("last year", "2025-01-01", "2025-12-31"),
+    ],
+)
+def test_past(text: str, first: str, last: str) -> None:
+    assert days(past_range(text, NOW)) == (date.fromisoformat(first), date.fromisoformat(last))
+
+
+@pytest.mark.parametrize("text", ["上次", "last time", "最近", "recently", "lately"])
+def test_past_open_windows_end_now(text: str) -> None:
+    got = past_range(text, NOW)
+    assert got is not None and got[1] == NOW and 7 <= (NOW - got[0]).days <= 30
+
+
+@pytest.mark.parametrize("text", ["hello", "我住在杭州", "what is the capital of France"])
+def test_past_none(text: str) -> None:
+    assert past_range(text, NOW) is None
+
+
+def test_month_end_rollover() -> None:
+    jan31 = datetime(2026, 1, 31, 9, tzinfo=TZ)
+    assert days(future_date("下个月", jan31)) == (date(2026, 2, 1), date(2026, 2, 28))
+    assert days(past_range("last month", datetime(2026, 1, 10, tzinfo=TZ))) == (date(2025, 12, 1), date(2025, 12, 31))
+    assert days(future_date("30号", datetime(2026, 2, 10, tzinfo=TZ))) == (date(2026, 3, 30), date(2026, 3, 30))
+
+
+@pytest.mark.parametrize(("text", "value"), [("十二", 12), ("两", 2), ("二十五", 25), ("十", 10), ("31", 31), ("x", None)])
+def test_zh_number(text: str, value: int | None) -> None:
+    assert zh_number(text) == value
