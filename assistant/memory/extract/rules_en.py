@@ -27,7 +27,7 @@ _NOT_NAMES = frozenset(
     "Is Likes Loves Has Had Will Would Can Could Should Who What When Where Why How Here There".split()
 )
 _ORG = r"[A-Z][\w&.\-]{0,30}(?:\s+[A-Z][\w&.\-]{0,30}){0,3}|[a-z]+[A-Z]\w{0,30}|[\u4e00-\u9fff]{2,10}"
-_THING = r"(.{1,48}?)(?=\s+(?:but|and then|because|since|so|when|though|a lot|very much|too|anymore|any more|these days|now)\b|\s*[,;:!]|$)"
+_THING = r"(.{1,48}?)(?=\s+(?:but|and then|(?i:and\s+(?:i|i'm|i've|my|we|we're))\b|because|since|so|when|though|a lot|very much|too|anymore|any more|these days|now)\b|\s*[,;:!]|$)"
 
 
 def _name_ok(name: str) -> bool:

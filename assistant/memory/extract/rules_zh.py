@@ -54,6 +54,12 @@ def _place_after(text: str) -> str | None:
 
 def _city(s: Sentence, now: datetime) -> Iterator[Candidate]:
     t = s.text
+    # "我上个月从北京搬到杭州了": a move names the old and the new place.
+    m = re.search(r"我(?:们|们家|家)?.{0,8}?从(.{2,10}?)搬(?:家)?(?:到|去|回)(?:了)?(.{2,12})", t)
+    if m and (place := _place_after(m.group(2))):
+        yield make(s, f"用户住在{place}。", Category.FACT, slot="user.city",
+                   value=place, entities=[place], importance=4, override=True)
+        return
     m = re.search(r"我(?:们)?(?:已经|现在)?(?:不(?:再)?住在|不在)(.{2,8}?)(?:住|生活)?了", t)
     if m and (place := _place_after(m.group(1))):
         yield make(s, f"用户不再住在{place}。", Category.FACT, slot="user.city",
@@ -66,8 +72,11 @@ def _city(s: Sentence, now: datetime) -> Iterator[Candidate]:
         rest = t[m.end() + len(place) :] if place else ""
         works_there = verb.endswith("在") and not verb.endswith("住在") and not verb.endswith("生活在")
         if place and not (works_there and not re.match(r"(?:住|生活|定居|安家)", rest)):
-            yield make(s, f"用户住在{place}。", Category.FACT, slot="user.city", value=place,
-                       entities=[place], importance=4)
+            # Keep the district the user gave ("北京海淀区"): the slot value stays the city.
+            detail = re.match(r"市?([\u4e00-\u9fff]{1,5}?[区县镇])", rest)
+            where = place + (detail.group(1) if detail else "")
+            yield make(s, f"用户住在{where}。", Category.FACT, slot="user.city", value=place,
+                       entities=[place, where] if detail else [place], importance=4)
     m = re.search(r"我(?:是|来自|老家(?:是|在))(.{2,8}?)(?:人|的)?$|我是(.{2,6}?)人", t)
     if m and (place := _place_after(m.group(1) or m.group(2))):
         yield make(s, f"用户来自{place}。", Category.FACT, slot="user.hometown", value=place,

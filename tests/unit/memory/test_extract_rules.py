@@ -265,3 +265,32 @@ def test_never_raises(text: str) -> None:
 @given(st.lists(st.sampled_from(["我", "住在", "杭州", "I", " live in ", "Berlin", "记住", "?", "。", "\x00", "明天", "remember ", "forget ", "my "]), max_size=30))
 def test_never_raises_on_keyword_soup(parts: list[str]) -> None:
     run("".join(parts))
+
+
+def test_a_move_from_one_city_to_another_names_only_the_new_one() -> None:
+    from datetime import datetime as _dt
+
+    from assistant.memory.extract import extract_rules as _extract
+
+    now = _dt.fromisoformat("2026-03-02T20:00:00+08:00")
+    found = _extract("我上个月从北京搬到杭州了", now)
+    assert [(c.slot, c.value) for c in found] == [("user.city", "杭州")]
+    assert "北京" not in found[0].content and found[0].override
+
+
+def test_the_district_is_kept_in_the_wording() -> None:
+    from datetime import datetime as _dt
+
+    from assistant.memory.extract import extract_rules as _extract
+
+    found = _extract("我住在北京海淀区", _dt.fromisoformat("2026-03-02T20:00:00+08:00"))
+    assert found[0].content == "用户住在北京海淀区。" and found[0].value == "北京"
+
+
+def test_and_i_ends_a_list_of_allergens() -> None:
+    from datetime import datetime as _dt
+
+    from assistant.memory.extract import extract_rules as _extract
+
+    found = _extract("I'm allergic to shellfish and I live in Porto.", _dt.fromisoformat("2026-03-02T20:00:00+08:00"))
+    assert sorted(c.content for c in found) == ["User is allergic to shellfish.", "User lives in Porto."]
