@@ -262,7 +262,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     msub = memory.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
 
     def add(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
-        p = msub.add_parser(name, help=help_text)
+        p: argparse.ArgumentParser = msub.add_parser(name, help=help_text)
         p.add_argument("--json", action="store_true", help="machine-readable output")
         p.set_defaults(handler=handler)
         return p

@@ -204,7 +204,8 @@ class SentenceTransformerEmbedder:
             if cached is not None:
                 self._cache.move_to_end(text)
                 return cached
-        vector = self.embed([text])[0]
+        vector: np.ndarray
+        vector = np.asarray(self.embed([text])[0], dtype=np.float32)
         with self._lock:
             self._cache[text] = vector
             if len(self._cache) > self._cache_size:

@@ -6,11 +6,13 @@ service (memory/service.py) keeps it in step after each commit.
 
 from __future__ import annotations
 
+import builtins
 import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import Any
 
 from assistant.errors import InputError, NotFoundError
@@ -148,7 +150,7 @@ class MemoryStore:
         content: str | None = None,
         category: Category | None = None,
         importance: int | None = None,
-        expires_at: float | None | type[Ellipsis] = ...,
+        expires_at: float | None | EllipsisType = ...,
         entities: Sequence[str] | None = None,
     ) -> Memory:
         """Change fields by hand; the old wording is kept in the memory's history."""
@@ -286,7 +288,7 @@ class MemoryStore:
         limit: int = 100,
         offset: int = 0,
         order: str = "updated_at DESC",
-    ) -> list[Memory]:
+    ) -> builtins.list[Memory]:
         allowed_orders = {
             "updated_at DESC", "created_at DESC", "created_at ASC", "importance DESC",
             "last_accessed_at DESC", "access_count DESC", "id ASC", "id DESC",
@@ -317,26 +319,26 @@ class MemoryStore:
             params.append(str(int(review)))
         return " AND ".join(clauses), tuple(params)
 
-    def active_by_slot(self, slot: str) -> list[Memory]:
+    def active_by_slot(self, slot: str) -> builtins.list[Memory]:
         rows = self.db.query(
             f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND slot = ? AND status = 'active'",
             (self.profile_id, slot),
         )
         return [_row_to_memory(r) for r in rows]
 
-    def active_by_slot_prefix(self, prefix: str) -> list[Memory]:
+    def active_by_slot_prefix(self, prefix: str) -> builtins.list[Memory]:
         rows = self.db.query(
             f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND status = 'active' AND (slot = ? OR slot LIKE ? ESCAPE '\\')",
             (self.profile_id, prefix, prefix.replace("%", "\\%").replace("_", "\\_") + ".%"),
         )
         return [_row_to_memory(r) for r in rows]
 
-    def active_by_slot_prefixes(self, prefixes: Sequence[str], limit: int = 30) -> list[Memory]:
+    def active_by_slot_prefixes(self, prefixes: Sequence[str], limit: int = 30) -> builtins.list[Memory]:
         """Active memories whose slot is one of `prefixes` or below one (`user.family` → `user.family.son`)."""
         if not prefixes:
             return []
         clauses = " OR ".join(["slot = ? OR slot LIKE ? ESCAPE '\\'"] * len(prefixes))
-        params: list[Any] = [self.profile_id]
+        params: builtins.list[Any] = [self.profile_id]
         for prefix in prefixes:
             params += [prefix, prefix.replace("%", "\\%").replace("_", "\\_") + ".%"]
         rows = self.db.query(
@@ -349,7 +351,7 @@ class MemoryStore:
     def active_ids(self) -> set[int]:
         return {r[0] for r in self.db.query("SELECT id FROM memories WHERE profile_id = ? AND status = 'active'", (self.profile_id,))}
 
-    def keyword_search(self, match: str, limit: int, *, active_only: bool = True) -> list[tuple[int, float]]:
+    def keyword_search(self, match: str, limit: int, *, active_only: bool = True) -> builtins.list[tuple[int, float]]:
         """FTS5 hits as (id, bm25 score, higher is better)."""
         status = "AND m.status = 'active'" if active_only else ""
         rows = self.db.query(
@@ -379,7 +381,7 @@ class MemoryStore:
         """How many memories (of any profile in this file: one file is one profile) hold `term`."""
         return int(self.db.scalar("SELECT doc FROM memories_fts_vocab WHERE term = ?", (term,)) or 0)
 
-    def containing(self, needle: str, limit: int = 20) -> list[int]:
+    def containing(self, needle: str, limit: int = 20) -> builtins.list[int]:
         """Active memories whose content or entities contain `needle` exactly (identifiers)."""
         pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = self.db.query(
@@ -389,7 +391,7 @@ class MemoryStore:
         )
         return [r[0] for r in rows]
 
-    def in_time_range(self, start: float, end: float, limit: int = 30) -> list[int]:
+    def in_time_range(self, start: float, end: float, limit: int = 30) -> builtins.list[int]:
         rows = self.db.query(
             "SELECT id FROM memories WHERE profile_id = ? AND status = 'active' AND event_at BETWEEN ? AND ?"
             " ORDER BY importance DESC, event_at DESC LIMIT ?",
@@ -397,7 +399,7 @@ class MemoryStore:
         )
         return [r[0] for r in rows]
 
-    def pinned_ids(self) -> list[int]:
+    def pinned_ids(self) -> builtins.list[int]:
         return [r[0] for r in self.db.query(
             "SELECT id FROM memories WHERE profile_id = ? AND status = 'active' AND pinned = 1 ORDER BY importance DESC",
             (self.profile_id,),
@@ -406,14 +408,14 @@ class MemoryStore:
     def total(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM memories WHERE profile_id = ?", (self.profile_id,)))
 
-    def history(self, memory_id: int) -> list[dict[str, Any]]:
+    def history(self, memory_id: int) -> builtins.list[dict[str, Any]]:
         rows = self.db.query(
             "SELECT event, at, detail FROM memory_events WHERE profile_id = ? AND memory_id = ? ORDER BY id",
             (self.profile_id, memory_id),
         )
         return [{"event": r[0], "at": r[1], "detail": json.loads(r[2]) if r[2] else None} for r in rows]
 
-    def chain(self, memory_id: int) -> list[Memory]:
+    def chain(self, memory_id: int) -> builtins.list[Memory]:
         """The memories this one replaced (superseded or merged into it), newest first."""
         rows = self.db.query(
             f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND superseded_by = ? ORDER BY updated_at DESC",

@@ -169,7 +169,7 @@ def _validate(line: int, item: Any, profile: str, seen: set[int]) -> dict[str, A
     try:
         clean_content(content)
         Kind(item.get("kind", "semantic"))
-        Category(item.get("category"))
+        Category(str(item.get("category")))
         Source(item.get("source", "manual"))
         Status(item.get("status", "active"))
     except (ValueError, InputError) as exc:
@@ -252,7 +252,7 @@ def import_memories(service: MemoryService, vault: Vault | None, path: Path, *, 
                 if "value" in entry and vault is not None:
                     vault_ids.append(vault.put(entry["kind"], entry["value"], entry["masked"], now))
             memory = store.add(NewMemory(
-                content=record["content"], category=Category(record["category"]),
+                content=record["content"], category=Category(str(record["category"])),
                 kind=Kind(record.get("kind", "semantic")), slot=record.get("slot"),
                 entities=record.get("entities", []), importance=record.get("importance", 3),
                 confidence=float(record.get("confidence", 0.8)), source=Source(record.get("source", "manual")),
