@@ -1,0 +1,127 @@
+"""Start the desktop app: the window first, then the profile and the embedding model behind it."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from typing import Any
+
+log = logging.getLogger("mnemo.ui")
+
+_DESKTOP_PLATFORMS = ("xcb", "wayland", "")
+
+
+def has_display() -> bool:
+    """Whether Qt can open a window here (else it would abort with a cryptic message)."""
+    if not sys.platform.startswith("linux"):
+        return True
+    platform = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0]
+    if platform not in _DESKTOP_PLATFORMS:
+        return True  # offscreen, minimal, vnc, eglfs… need no display server
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def no_display_message() -> str:
+    return (
+        "error: no display: the Mnemo window needs a desktop session (DISPLAY or WAYLAND_DISPLAY is not set).\n"
+        "  → Run it from your desktop, or use `mnemo chat` in a terminal; for a headless run set "
+        "QT_QPA_PLATFORM=offscreen (or start it under xvfb-run)."
+    )
+
+
+def missing_xcb_library() -> str | None:
+    """The Debian package Qt's X11 plugin lacks here, if any (Qt would abort without it)."""
+    if not sys.platform.startswith("linux") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    if os.environ.get("QT_QPA_PLATFORM", "xcb").split(":")[0] not in ("", "xcb"):
+        return None
+    import ctypes.util
+
+    for library, package in (("xcb-cursor", "libxcb-cursor0"), ("xkbcommon-x11", "libxkbcommon-x11-0")):
+        if ctypes.util.find_library(library) is None:
+            return package
+    return None
+
+
+def build(
+    *, open_profile: Any = None, make_backend: Any = None, make_engine: Any = None, scheduler: bool = True,
+) -> tuple[Any, Any]:
+    """Create the core handle and the main window (not shown, not started)."""
+    from ui.bridge import CoreBridge
+    from ui.core import Core, default_backend, default_engine
+    from ui.mainwindow import MainWindow
+    from ui.worker import Runner
+
+    bridge = CoreBridge()
+    runner = Runner(on_unhandled=bridge.report)
+
+    def opener() -> Any:  # on a worker: the imports here take seconds
+        _leave_a_core_for_the_gui()
+        from assistant.app import open_profile as open_default
+
+        return open_default(warn=bridge.on_warning)
+
+    core = Core(
+        runner, bridge, open_profile or opener,
+        make_backend=make_backend or default_backend, make_engine=make_engine or default_engine,
+    )
+    if scheduler:
+        core.opened.connect(lambda: _start_scheduler(core))
+    return core, MainWindow(core)
+
+
+def _start_scheduler(core: Any) -> None:
+    """Wire nightly maintenance when the core provides it; reports come back by signal."""
+    try:
+        from assistant.memory.maintain import last_success
+        from assistant.scheduler import MaintenanceScheduler
+    except ImportError as exc:
+        log.info("maintenance scheduler unavailable: %s", exc)
+        return
+    profile, bridge = core.profile, core.bridge
+    scheduler = MaintenanceScheduler.for_profile(profile, on_finished=bridge.on_maintenance, on_error=bridge.report)
+    scheduler.start()
+    core.scheduler = scheduler
+    core.scheduler_attached.emit()
+    core.run(lambda: last_success(profile.db, profile.service.profile_id), core.last_maintenance.emit)
+
+
+def _leave_a_core_for_the_gui() -> None:
+    """Embedding runs in torch's thread pool; on a 2-core machine it would starve the GUI thread."""
+    cores = os.cpu_count() or 1
+    if cores <= 4 and "OMP_NUM_THREADS" not in os.environ:
+        try:
+            import torch
+
+            torch.set_num_threads(max(1, cores - 1))
+        except ImportError:
+            pass
+
+
+def run(*, timing: bool = False, started: float | None = None) -> int:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from assistant.config import load_settings
+    from ui.i18n import set_language
+
+    started = started if started is not None else time.perf_counter()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Mnemo")
+    app.setApplicationDisplayName("Mnemo")
+    try:
+        set_language(load_settings().language)
+    except Exception:  # noqa: BLE001 - a bad settings file is reported once the core opens
+        set_language("auto")
+    core, window = build()
+    core.bridge.install_excepthooks()
+    window.show()
+    if timing:
+        QTimer.singleShot(0, lambda: print(f"window visible after {time.perf_counter() - started:.2f} s", flush=True))
+    QTimer.singleShot(0, core.start)
+    code = app.exec()
+    if core.profile is not None:
+        core.profile.close()
+    return int(code)

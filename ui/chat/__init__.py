@@ -1,0 +1,1 @@
+"""The chat view: transcript, input, stop, sessions sidebar, "memories used" and notices."""

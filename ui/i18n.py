@@ -1,0 +1,85 @@
+"""A small translator keyed by the English text: `tr("Send")` → "发送" when Chinese is on.
+
+The strings live in `resources/translations/zh.json` (English → Chinese). `set_language`
+switches at run time and emits `translator.changed`; widgets re-read their texts in
+`retranslate()`. A test checks that every `tr("…")` literal under `ui/` has a translation.
+"""
+
+from __future__ import annotations
+
+import json
+import locale
+import os
+from functools import cache
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "resources" / "translations"
+
+
+@cache
+def _table(language: str) -> dict[str, str]:
+    path = TRANSLATIONS / f"{language}.json"
+    if not path.exists():
+        return {}
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def resolve(setting: str) -> str:
+    """'zh' or 'en' for a setting of 'auto', 'zh' or 'en' (auto follows the system locale)."""
+    if setting in {"zh", "en"}:
+        return setting
+    lang = os.environ.get("LANG", "") or (locale.getlocale()[0] or "")
+    return "zh" if lang.lower().startswith("zh") else "en"
+
+
+class Translator(QObject):
+    changed = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.language = "en"
+
+    def set_language(self, setting: str) -> None:
+        language = resolve(setting)
+        if language != self.language:
+            self.language = language
+            self.changed.emit()
+
+    def tr(self, text: str, **values: object) -> str:
+        out = _table(self.language).get(text, text) if self.language != "en" else text
+        return out.format(**values) if values else out
+
+
+translator = Translator()
+
+
+def tr(text: str, **values: object) -> str:
+    """The text in the current language; `{name}` fields are filled from `values`."""
+    return translator.tr(text, **values)
+
+
+def set_language(setting: str) -> None:
+    translator.set_language(setting)
+
+
+ERROR_TEXTS = {
+    # code → (message, hint) shown in the window; `{model}`/`{host}` come from the error.
+    "ollama_down": ("Ollama is not running or not reachable at {host}.", "Start Ollama (`ollama serve` or open the Ollama app), then retry."),
+    "model_missing": ("The model {model} is not installed in Ollama.", "Run `ollama pull {model}`, then retry."),
+    "timeout": ("The model did not answer in time.", "The first reply after loading a large model can take minutes: retry, or raise the timeout in the settings."),
+    "stream_cut": ("The reply was cut off.", "Retry; if it keeps happening, look at the Ollama log."),
+    "cloud_refused": ("{model} runs on Ollama's cloud, so your messages would leave this computer.", "Choose a local model, or allow cloud models in the settings."),
+}
+
+
+def error_text(exc: BaseException) -> tuple[str, str]:
+    """(message, hint) for an engine error, in the current language."""
+    code = getattr(exc, "code", "")
+    if code in ERROR_TEXTS:
+        message, hint = ERROR_TEXTS[code]
+        fields = {"model": getattr(exc, "model", ""), "host": getattr(exc, "host", "")}
+        return tr(message, **fields), tr(hint, **fields)
+    return getattr(exc, "message", str(exc)), getattr(exc, "hint", "")

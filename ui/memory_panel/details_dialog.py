@@ -1,0 +1,76 @@
+"""A memory's provenance (the message it came from) and history (events, what it replaced)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
+
+from ui.i18n import tr
+from ui.memory_panel.model import label, when
+
+
+def load_details(core: Any, memory_id: int) -> dict[str, Any]:
+    """Runs on a worker: the memory, its events, the memories it replaced, its source message."""
+    store = core.profile.store
+    memory = store.get(memory_id)
+    source = None
+    if memory.source_message_id and memory.session_id and core.engine is not None:
+        for message in core.engine.messages(memory.session_id):
+            if message.id == memory.source_message_id:
+                source = message
+                break
+    return {"memory": memory, "history": store.history(memory_id), "replaced": store.chain(memory_id), "source": source}
+
+
+class MemoryDetailsDialog(QDialog):
+    def __init__(self, details: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        memory = details["memory"]
+        self.setWindowTitle(tr("Memory #{id}", id=memory.id))
+        layout = QVBoxLayout(self)
+        head = QLabel(f"<b>{_esc(memory.content)}</b><br>{label(memory.category.value)} · {label(memory.status.value)} · "
+                      + tr("importance {n}", n=memory.importance))
+        head.setWordWrap(True)
+        layout.addWidget(head)
+        body = QTextBrowser()
+        parts = [f"<h4>{tr('Where it came from')}</h4>"]
+        source = details["source"]
+        if source is not None:
+            stamp = _stamp(getattr(source, "created_at", None))
+            parts.append(f"<p><i>{stamp}</i><br>{_esc(source.content)}</p>")
+        elif memory.source_message_id:
+            parts.append(f"<p>{tr('The conversation it came from has been deleted.')}</p>")
+        else:
+            parts.append(f"<p>{tr('Added by hand or imported.')}</p>")
+        parts.append(f"<h4>{tr('History')}</h4><ul>")
+        for event in details["history"]:
+            before = (event.get("detail") or {}).get("before")
+            extra = f" — {tr('was')}: {_esc(before)}" if before else ""
+            parts.append(f"<li>{when(event['at'])} {tr(event['event'])}{extra}</li>")
+        parts.append("</ul>")
+        if details["replaced"]:
+            parts.append(f"<h4>{tr('Replaced')}</h4><ul>")
+            for old in details["replaced"]:
+                parts.append(f"<li>#{old.id} {_esc(old.content)} ({label(old.status.value)})</li>")
+            parts.append("</ul>")
+        body.setHtml("".join(parts))
+        layout.addWidget(body)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setText(tr("Close"))
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(520, 420)
+
+
+def _stamp(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
+    if isinstance(value, int | float):
+        return when(float(value))
+    return ""
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

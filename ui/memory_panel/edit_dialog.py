@@ -1,0 +1,77 @@
+"""Edit one memory's content, category, importance and expiry."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import QDateTime
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateTimeEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QPlainTextEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from assistant.memory.types import Category, Memory
+from ui.i18n import tr
+from ui.memory_panel.model import label
+
+
+class EditMemoryDialog(QDialog):
+    """Shows `memory`; `fields()` returns only what the user changed."""
+
+    def __init__(self, memory: Memory, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.memory = memory
+        self.setWindowTitle(tr("Edit memory"))
+        self.content = QPlainTextEdit(memory.content)
+        self.category = QComboBox()
+        for category in Category:
+            self.category.addItem(label(category.value), category)
+        self.category.setCurrentIndex(list(Category).index(memory.category))
+        self.importance = QSpinBox()
+        self.importance.setRange(1, 5)
+        self.importance.setValue(memory.importance)
+        self.expires = QCheckBox(tr("Expires"))
+        self.expires_at = QDateTimeEdit()
+        self.expires_at.setCalendarPopup(True)
+        self.expires.setChecked(memory.expires_at is not None)
+        when = datetime.fromtimestamp(memory.expires_at) if memory.expires_at else datetime.now()
+        self.expires_at.setDateTime(QDateTime(when))
+        self.expires_at.setEnabled(self.expires.isChecked())
+        self.expires.toggled.connect(self.expires_at.setEnabled)
+        form = QFormLayout(self)
+        form.addRow(tr("Content"), self.content)
+        form.addRow(tr("Category"), self.category)
+        form.addRow(tr("Importance"), self.importance)
+        form.addRow(self.expires, self.expires_at)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Save).setText(tr("Save"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.resize(480, 260)
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        content = self.content.toPlainText().strip()
+        if content != self.memory.content:
+            out["content"] = content
+        category = self.category.currentData()
+        if category is not self.memory.category:
+            out["category"] = category
+        if self.importance.value() != self.memory.importance:
+            out["importance"] = self.importance.value()
+        expires = self.expires_at.dateTime().toSecsSinceEpoch() if self.expires.isChecked() else None
+        if (expires is None) != (self.memory.expires_at is None) or (
+            expires is not None and self.memory.expires_at is not None and abs(expires - self.memory.expires_at) >= 60
+        ):
+            out["expires_at"] = float(expires) if expires is not None else None
+        return out

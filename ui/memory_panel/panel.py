@@ -1,0 +1,360 @@
+"""The memory manager panel: search, filters, the table, and every action on memories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from assistant.memory.types import Category, Status
+from ui.dialogs import confirm, inform
+from ui.i18n import error_text, tr
+from ui.memory_panel.details_dialog import MemoryDetailsDialog, load_details
+from ui.memory_panel.edit_dialog import EditMemoryDialog
+from ui.memory_panel.model import MemoryTableModel, label
+from ui.memory_panel.queries import MemoryQuery
+from ui.memory_panel.vault_dialog import VaultDialog
+from ui.progress import ProgressRelay, progress_dialog
+
+VIEWS = [
+    # (label, query changes)
+    ("Active", {"status": Status.ACTIVE, "review": None}),
+    ("Review queue", {"status": Status.ACTIVE, "review": True}),
+    ("Superseded", {"status": Status.SUPERSEDED, "review": None}),
+    ("Merged", {"status": Status.MERGED, "review": None}),
+    ("Archived", {"status": Status.ARCHIVED, "review": None}),
+    ("All", {"status": None, "review": None}),
+]
+
+
+class MemoryPanel(QWidget):
+    """Shows `model` and applies actions through `core` (all core calls on workers)."""
+
+    changed = Signal()  # an action of this panel changed memories
+    forgotten = Signal(object)  # forget-me finished: its report
+
+    def __init__(self, core: Any, model: MemoryTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._core = core
+        self.model = model
+        self.dialog: QWidget | None = None  # the last dialog opened (tests press its buttons)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(250)
+        self._search_timer.timeout.connect(self._apply_filter)
+        self._build()
+        self.retranslate()
+
+    # -- layout ------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.search = QLineEdit()
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.search.returnPressed.connect(self._apply_filter)
+        self.view_filter = QComboBox()
+        self.view_filter.currentIndexChanged.connect(self._apply_filter)
+        self.category_filter = QComboBox()
+        self.category_filter.currentIndexChanged.connect(self._apply_filter)
+        self.count_label = QLabel()
+        top = QHBoxLayout()
+        top.addWidget(self.search, 3)
+        top.addWidget(self.view_filter, 1)
+        top.addWidget(self.category_filter, 1)
+        top.addWidget(self.count_label)
+
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicator(3, Qt.SortOrder.DescendingOrder)  # Created, newest first
+        self.table.horizontalHeader().setSortIndicatorShown(True)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.doubleClicked.connect(lambda _i: self.edit_selected())
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.model.total_changed.connect(self._show_count)
+        self.model.modelReset.connect(self._update_buttons)
+
+        self.buttons: dict[str, QPushButton] = {}
+        actions = QHBoxLayout()
+        for key, handler in [
+            ("edit", self.edit_selected), ("pin", self.toggle_pin), ("details", self.show_details),
+            ("delete", self.delete_selected), ("accept", self.accept_selected), ("reject", self.reject_selected),
+            ("restore", self.restore_selected), ("vault", self.show_vault), ("export", self.export_dialog),
+            ("import", self.import_dialog),
+        ]:
+            button = QPushButton()
+            button.clicked.connect(handler)
+            self.buttons[key] = button
+            actions.addWidget(button)
+        actions.addStretch(1)
+        self.forget_button = QPushButton()
+        self.forget_button.setObjectName("forgetMe")
+        self.forget_button.setStyleSheet("QPushButton#forgetMe { background: #b3261e; color: white; font-weight: bold; padding: 4px 12px; }")
+        self.forget_button.clicked.connect(self.ask_forget_me)
+        actions.addWidget(self.forget_button)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(actions)
+        self._update_buttons()
+
+    def retranslate(self) -> None:
+        self.search.setPlaceholderText(tr("Search memories…"))
+        current = max(self.view_filter.currentIndex(), 0)
+        self.view_filter.blockSignals(True)
+        self.view_filter.clear()
+        for text, _changes in VIEWS:
+            self.view_filter.addItem(tr(text))
+        self.view_filter.setCurrentIndex(current)
+        self.view_filter.blockSignals(False)
+        current = max(self.category_filter.currentIndex(), 0)
+        self.category_filter.blockSignals(True)
+        self.category_filter.clear()
+        self.category_filter.addItem(tr("All categories"), None)
+        for category in Category:
+            self.category_filter.addItem(label(category.value), category)
+        self.category_filter.setCurrentIndex(current)
+        self.category_filter.blockSignals(False)
+        texts = {
+            "edit": "Edit…", "pin": "Pin", "details": "History…", "delete": "Delete", "accept": "Accept",
+            "reject": "Reject", "restore": "Restore", "vault": "Sensitive…", "export": "Export…", "import": "Import…",
+        }
+        for key, text in texts.items():
+            self.buttons[key].setText(tr(text))
+        self.forget_button.setText(tr("Forget me…"))
+        self.forget_button.setToolTip(tr("Erase everything Mnemo knows about you"))
+        self._show_count(self.model.total)
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1)
+
+    # -- filter ------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self._apply_filter()
+
+    def _apply_filter(self) -> None:
+        self._search_timer.stop()
+        changes = dict(VIEWS[max(self.view_filter.currentIndex(), 0)][1])
+        query = MemoryQuery(category=self.category_filter.currentData(), search=self.search.text(), order=self.model.query.order, **changes)
+        self.model.set_query(query)
+
+    def _show_count(self, total: int) -> None:
+        self.count_label.setText(tr("{n} memories", n=total))
+
+    def selected(self) -> list[Any]:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        return [self.model.memory(row) for row in rows]
+
+    def select_row(self, row: int, *, extend: bool = False) -> None:
+        flags = self.table.selectionModel().SelectionFlag.Rows | (
+            self.table.selectionModel().SelectionFlag.Select if extend else self.table.selectionModel().SelectionFlag.ClearAndSelect
+        )
+        self.table.selectionModel().select(self.model.index(row, 0), flags)
+
+    def _update_buttons(self) -> None:
+        chosen = self.selected() if self.table.selectionModel() else []
+        one = len(chosen) == 1
+        for key in ("edit", "pin", "details"):
+            self.buttons[key].setEnabled(one)
+        self.buttons["delete"].setEnabled(bool(chosen))
+        review = bool(chosen) and all(m.review for m in chosen)
+        self.buttons["accept"].setEnabled(review)
+        self.buttons["reject"].setEnabled(review)
+        self.buttons["restore"].setEnabled(bool(chosen) and all(m.status is not Status.ACTIVE for m in chosen))
+        if one:
+            self.buttons["pin"].setText(tr("Unpin") if chosen[0].pinned else tr("Pin"))
+
+    # -- actions -----------------------------------------------------------------------
+
+    def _after(self, _result: object = None) -> None:
+        self.model.refresh()
+        self.changed.emit()
+
+    def _error(self, exc: BaseException) -> None:
+        message, hint = error_text(exc)
+        self.dialog = inform(self, tr("Mnemo"), message + ("\n\n" + hint if hint else ""), error=True)
+
+    def edit_selected(self) -> None:
+        chosen = self.selected()
+        if len(chosen) != 1:
+            return
+        dialog = EditMemoryDialog(chosen[0], self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.dialog = dialog
+
+        def save() -> None:
+            fields = dialog.fields()
+            if fields:
+                service, memory_id = self._core.profile.service, dialog.memory.id
+                self._core.run(lambda: service.edit(memory_id, **fields), self._after, self._error)
+
+        dialog.accepted.connect(save)
+        dialog.open()
+
+    def toggle_pin(self) -> None:
+        chosen = self.selected()
+        if len(chosen) != 1:
+            return
+        memory, store, clock = chosen[0], self._core.profile.store, self._core.profile.service
+        self._core.run(lambda: store.set_pinned(memory.id, not memory.pinned, clock.now()), self._after, self._error)
+
+    def delete_selected(self) -> None:
+        chosen = self.selected()
+        if not chosen:
+            return
+        if len(chosen) == 1:
+            text = tr("Delete this memory for good?\n\n{content}", content=chosen[0].content)
+        else:
+            text = tr("Delete these {n} memories for good?", n=len(chosen))
+        ids = [m.id for m in chosen]
+        self.dialog = confirm(self, tr("Delete"), text, lambda: self.delete_ids(ids), action=tr("Delete"), destructive=True)
+
+    def delete_ids(self, ids: list[int]) -> None:
+        writer = self._core.profile.writer
+        self._core.run(lambda: writer.forget(ids), self._after, self._error)
+
+    def accept_selected(self) -> None:
+        store, service = self._core.profile.store, self._core.profile.service
+        ids = [m.id for m in self.selected()]
+
+        def accept() -> None:
+            for memory_id in ids:
+                store.set_review(memory_id, False, service.now())
+
+        self._core.run(accept, self._after, self._error)
+
+    def reject_selected(self) -> None:
+        self.delete_ids([m.id for m in self.selected()])
+
+    def restore_selected(self) -> None:
+        service = self._core.profile.service
+        ids = [m.id for m in self.selected()]
+
+        def restore() -> None:
+            for memory_id in ids:
+                service.set_status(memory_id, Status.ACTIVE)
+
+        self._core.run(restore, self._after, self._error)
+
+    def show_details(self) -> None:
+        chosen = self.selected()
+        if len(chosen) != 1:
+            return
+        core, memory_id = self._core, chosen[0].id
+
+        def shown(details: dict[str, Any]) -> None:
+            dialog = MemoryDetailsDialog(details, self)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.dialog = dialog
+            dialog.open()
+
+        self._core.run(lambda: load_details(core, memory_id), shown, self._error)
+
+    def show_vault(self) -> None:
+        vault = self._core.profile.vault
+
+        def shown(items: list[Any]) -> None:
+            dialog = VaultDialog(self._core, items, self)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.dialog = dialog
+            dialog.open()
+
+        self._core.run(vault.items, shown, self._error)
+
+    # -- export / import ---------------------------------------------------------------
+
+    def export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export memories"), str(Path.home() / "mnemo-memories.json"), "JSON (*.json)")
+        if path:
+            self.export_to(Path(path))
+
+    def export_to(self, path: Path, *, include_sensitive: bool = False) -> None:
+        from assistant.memory.transfer import export_memories
+
+        relay = ProgressRelay(self)
+        dialog = progress_dialog(self, tr("Exporting memories…"), relay)
+        profile = self._core.profile
+
+        def done(count: int) -> None:
+            dialog.close()
+            self.dialog = inform(self, tr("Export"), tr("Exported {n} memories to {path}.", n=count, path=str(path)))
+
+        def failed(exc: BaseException) -> None:
+            dialog.close()
+            self._error(exc)
+
+        self._core.run(
+            lambda: export_memories(profile.service, profile.vault, path, include_sensitive=include_sensitive, progress=relay),
+            done, failed,
+        )
+
+    def import_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("Import memories"), str(Path.home()), "JSON (*.json)")
+        if path:
+            self.import_from(Path(path))
+
+    def import_from(self, path: Path) -> None:
+        from assistant.memory.transfer import import_memories
+
+        relay = ProgressRelay(self)
+        dialog = progress_dialog(self, tr("Importing memories…"), relay)
+        profile = self._core.profile
+
+        def done(report: Any) -> None:
+            dialog.close()
+            self._after()
+            self.dialog = inform(self, tr("Import"), tr("Imported {n} memories ({d} already known).", n=report.imported, d=report.skipped_duplicates))
+
+        def failed(exc: BaseException) -> None:
+            dialog.close()
+            self._error(exc)
+
+        self._core.run(lambda: import_memories(profile.service, profile.vault, path, progress=relay), done, failed)
+
+    # -- forget me ---------------------------------------------------------------------
+
+    def ask_forget_me(self) -> None:
+        profile = self._core.profile
+        text = tr(
+            "This erases everything Mnemo keeps about you in profile “{name}”:\n\n"
+            "• all memories (including archived and superseded ones)\n"
+            "• the sensitive vault and its key\n"
+            "• every conversation\n"
+            "• the search index and logs\n\n"
+            "It cannot be undone. Export first if you want a copy.",
+            name=profile.name,
+        )
+        self.dialog = confirm(self, tr("Forget me"), text, self.forget_me, action=tr("Erase everything"), destructive=True)
+
+    def forget_me(self) -> None:
+        self.forget_button.setEnabled(False)
+
+        def done(report: Any) -> None:
+            self.forget_button.setEnabled(True)
+            self.forgotten.emit(report)
+            self.dialog = inform(self, tr("Forget me"), tr("Everything was erased in {s:.2f} s.", s=report.seconds))
+
+        def failed(exc: BaseException) -> None:
+            self.forget_button.setEnabled(True)
+            self._error(exc)
+
+        self._core.forget_me(done, failed)
