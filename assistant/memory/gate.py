@@ -77,6 +77,23 @@ def importance(text: str, candidate: Candidate | None = None) -> int:
     return max(1, min(5, score))
 
 
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
+_MIND_REQUEST = re.compile(r"(?i)^(?:keep in mind|bear in mind|take into account|consider|remember what|别忘了我|考虑到|注意)")
+
+
+def _statements(text: str) -> list[str]:
+    """The sentences of `text` that state something (not questions, requests or moods)."""
+    out = []
+    for part in _SENTENCE_END.split(text):
+        sentence = part.strip()
+        if not sentence or _is_question(sentence) or _REQUEST.match(sentence) or _MIND_REQUEST.match(sentence):
+            continue
+        if _MOOD.match(sentence) or _GREETING.match(sentence):
+            continue
+        out.append(sentence)
+    return out
+
+
 def _is_question(text: str) -> bool:
     if text.rstrip().endswith(("?", "？")):
         return True
@@ -107,6 +124,10 @@ def episodic_worthy(text: str) -> tuple[bool, str]:
         return False, "request to the assistant"
     if _is_question(body):
         return False, "question"
+    statements = _statements(body)
+    if not statements:
+        return False, "questions and requests only"
+    body = " ".join(statements)
     zh = language(body) == "zh"
     size = len(re.sub(r"\s", "", body)) if zh else len(body.split())
     if size < (5 if zh else 4):

@@ -174,6 +174,7 @@ class MemoryWriter:
         candidates.extend(self._sensitive_candidates(protected, at))
         if assistant is not None and _ACCEPT_RE.match(text):
             candidates.extend(self._accepted_claims(assistant.content, at))
+        candidates = _fold_explicit(candidates)
 
         covered = 0
         for candidate in candidates:
@@ -309,6 +310,22 @@ class MemoryWriter:
             if memory is not None and memory.status is Status.ACTIVE:
                 out.append((memory, max(0.0, (sim - floor) / (1 - floor))))
         return out
+
+
+def _fold_explicit(candidates: list[Candidate]) -> list[Candidate]:
+    """"Remember that I like X" gives a verbatim and a slotted candidate for one fact: keep the
+    slotted one (it can be updated later), marked explicit and as important as the other."""
+    slotted = [c for c in candidates if c.slot and not c.forget]
+    out = []
+    for candidate in candidates:
+        twins = [c for c in slotted if c is not candidate and c.evidence and c.evidence == candidate.evidence]
+        if candidate.explicit and not candidate.slot and not candidate.forget and twins:
+            for twin in twins:
+                twin.explicit = True
+                twin.importance = max(twin.importance, candidate.importance)
+            continue
+        out.append(candidate)
+    return out
 
 
 def _same_value(memory: Memory, candidate: Candidate) -> bool:

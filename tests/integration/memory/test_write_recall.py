@@ -148,3 +148,9 @@ def test_switching_the_embedding_model_reindexes(profile: Profile, clock: Manual
     seen = []
     report = profile.service.rebuild_index(lambda done, total: seen.append((done, total)))
     assert report.indexed == profile.store.count() and seen[-1][0] == seen[-1][1]
+
+
+def test_remember_that_i_like_x_is_stored_once(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "记住我喜欢喝龙井茶。")
+    memories = profile.store.list()
+    assert len(memories) == 1 and memories[0].slot and memories[0].importance >= 4

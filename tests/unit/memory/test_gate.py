@@ -99,3 +99,10 @@ def test_never_raises(text: str) -> None:
     ok, reason = episodic_worthy(text)
     assert isinstance(ok, bool) and reason
     assert 1 <= importance(text) <= 5
+
+
+def test_a_question_followed_by_a_request_is_not_an_episode() -> None:
+    from assistant.memory.gate import episodic_worthy as worthy
+
+    assert worthy("Any dinner ideas for tonight? Keep in mind what I'm allergic to.")[0] is False
+    assert worthy("My sister got married in Lisbon last June. It was lovely!")[0] is True
