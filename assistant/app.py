@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,9 +18,17 @@ from filelock import FileLock, Timeout
 
 from assistant.clock import Clock, SystemClock, to_ts
 from assistant.config import Settings, check_profile_name, data_dir, load_settings, profile_name
-from assistant.errors import ProfileLockedError, StorageError
+from assistant.errors import MnemoError, ProfileLockedError, StorageError
 from assistant.memory.db import Database
 from assistant.memory.embedder import Embedder, SentenceTransformerEmbedder
+from assistant.memory.forget import (
+    IndexScrubber,
+    ScrubListener,
+    erase_profile_dir,
+    finish_interrupted,
+    probe_index,
+    shred_tree,
+)
 from assistant.memory.keys import KeyManager
 from assistant.memory.recall import Recaller, RecallOptions
 from assistant.memory.service import MemoryService
@@ -33,6 +40,7 @@ from assistant.memory.write import MemoryWriter
 log = logging.getLogger("mnemo.app")
 
 DB_NAME = "mnemo.db"
+RUNNING_MARK = ".running"  # present while a process has the profile open: found at start = a crash
 
 
 def profile_dir(base: Path, name: str) -> Path:
@@ -93,6 +101,7 @@ class Profile:
         self.clock = clock or SystemClock()
         self.warnings: list[str] = []
         self._warn_cb = warn
+        self.on_scrub: list[ScrubListener] = []  # True: a deletion's index scrub is pending; False: done
         self.dir = profile_dir(base, name)
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
@@ -108,13 +117,25 @@ class Profile:
                 "Close the other Mnemo window or command first (one process at a time keeps the index safe).",
             ) from exc
         try:
+            finish_interrupted(self.dir)
+            self.dir.mkdir(parents=True, exist_ok=True)
             self._open(embedder, passphrase)
         except BaseException:
             self._lock.release()
             raise
 
     def _open(self, embedder: Embedder | None, passphrase: str | None) -> None:
+        mark = self.dir / RUNNING_MARK
+        crashed = mark.exists()
+        if crashed and not probe_index(self.dir / "index"):
+            # a damaged HNSW file can crash the process: rebuild the index from SQLite
+            shred_tree(self.dir / "index")
         self.db = Database(self.dir / DB_NAME)
+        try:
+            mark.touch()
+        except OSError as exc:
+            self.db.close()
+            raise StorageError(f"Cannot write to the data directory {self.dir}: {exc.strerror}", "Make it writable and free some disk space.") from exc
         self.store = MemoryStore(self.db, self.name)
         self.store.ensure_profile(to_ts(self.clock.now()))
         self.keys = KeyManager(
@@ -127,6 +148,22 @@ class Profile:
         self.service = MemoryService(self.db, self.store, self.embedder, self.dir / "index", self.clock)
         self.writer = MemoryWriter(self.service, self.vault)
         self.recaller = Recaller(self.service, recall_options(self.settings), past_range=past_range)
+        self.scrubber = IndexScrubber(self.db, self.service)
+        self.scrubber.listeners = self.on_scrub
+        self.service.on_deleted.append(self.scrubber.schedule)
+        self.scrubber.run()  # a scrub a crash interrupted
+        if crashed:
+            log.warning("the last session ended without closing; reconciling the index with SQLite")
+            self.service.reconcile()
+
+    @property
+    def pending_scrub(self) -> bool:
+        """A deleted memory's vector bytes may still be in the index folder until `scrub_index()`."""
+        return self.scrubber.pending
+
+    def scrub_index(self) -> bool:
+        """Rewrite the index without deleted vectors (runs at close anyway). Returns whether it ran."""
+        return self.scrubber.run()
 
     def warn(self, text: str) -> None:
         if text not in self.warnings:
@@ -137,9 +174,16 @@ class Profile:
             log.warning("%s", text)
 
     def close(self) -> None:
+        if not self._lock.is_locked:
+            return  # closed already
         try:
+            try:
+                self.scrubber.run()
+            except (MnemoError, OSError):
+                log.warning("index scrub at close failed; it runs at the next start", exc_info=True)
             self.service.close()
             self.db.close()
+            (self.dir / RUNNING_MARK).unlink(missing_ok=True)
         finally:
             if self._lock.is_locked:
                 self._lock.release()
@@ -162,30 +206,11 @@ class Profile:
         self.keys.destroy()
         self.service.close()
         self.db.close()
-        files = sum(1 for p in self.dir.rglob("*") if p.is_file())
-        _scrub_tree(self.dir)
-        shutil.rmtree(self.dir)
+        files = erase_profile_dir(self.dir)
         self.dir.mkdir(parents=True)
         os.chmod(self.dir, 0o700)
         self._open(self.embedder, None)
         return ForgetMeReport(time.perf_counter() - started, memories, messages, files)
-
-
-def _scrub_tree(root: Path) -> None:
-    """Overwrite every file with zeros before unlinking (best effort on journaling/SSD disks)."""
-    for path in root.rglob("*"):
-        if path.is_file() and not path.is_symlink():
-            try:
-                size = path.stat().st_size
-                with open(path, "r+b") as handle:
-                    remaining = size
-                    block = b"\0" * 65536
-                    while remaining > 0:
-                        remaining -= handle.write(block[: min(remaining, len(block))])
-                    handle.flush()
-                    os.fsync(handle.fileno())
-            except OSError:
-                log.warning("could not overwrite a file before removal")
 
 
 def open_profile(

@@ -7,6 +7,7 @@ hint, classified here once; anything else is a bug and propagates.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -18,6 +19,13 @@ from assistant.errors import StorageError
 from assistant.memory.schema import MIGRATIONS
 
 log = logging.getLogger("mnemo.db")
+
+# FTS5 tables whose segments keep a deleted row's tokens until merged (SQLite 3.40 has no
+# FTS5 'secure-delete' option): after a deletion from one, it is merged with 'optimize'.
+FTS_TABLES = ("memories_fts", "messages_fts")
+_DELETE_RE = re.compile(r"^\s*(DELETE\s+FROM|UPDATE)\s+(\w+)", re.IGNORECASE)
+_BLANKS_TEXT_RE = re.compile(r"\b(content|summary|detail|ciphertext|title)\s*=|\bNULL\b", re.IGNORECASE)
+_SCRUBBED_TABLES = frozenset({"memories", "memories_fts", "memory_events", "vault", "vault_keys", "messages", "messages_fts", "sessions"})
 
 _ENV_ERRORS: list[tuple[str, str, str]] = [
     ("disk is full", "The disk is full.", "Free some disk space and try again; nothing was lost."),
@@ -51,6 +59,7 @@ class Database:
         self.path = Path(path) if str(path) != ":memory:" else None
         self._lock = threading.RLock()
         self._depth = 0
+        self._dirty: set[str] = set()  # tables with deleted content not yet scrubbed
         try:
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -77,16 +86,57 @@ class Database:
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
         with self._lock:
             try:
-                return self._conn.execute(sql, params)
+                cursor = self._conn.execute(sql, params)
             except sqlite3.Error as exc:
                 raise classify(exc) or exc from exc
+            if cursor.rowcount > 0:
+                self._note_removal(sql)
+            return cursor
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with self._lock:
             try:
-                self._conn.executemany(sql, rows)
+                cursor = self._conn.executemany(sql, rows)
             except sqlite3.Error as exc:
                 raise classify(exc) or exc from exc
+            if cursor.rowcount > 0:
+                self._note_removal(sql)
+
+    # -- deletion that leaves nothing ---------------------------------------------------
+
+    def _note_removal(self, sql: str) -> None:
+        """After a committed DELETE (or an UPDATE that may drop text), scrub the file and WAL."""
+        match = _DELETE_RE.match(sql)
+        if match is None or match.group(2).lower() not in _SCRUBBED_TABLES:
+            return
+        if match.group(1).upper().startswith("UPDATE") and not _BLANKS_TEXT_RE.search(sql):
+            return  # an UPDATE counts only when it replaces or blanks text (summaries, audit details)
+        self._dirty.add(match.group(2).lower())
+        if self._depth == 0 and not self._conn.in_transaction:
+            self.scrub()
+
+    def scrub(self) -> None:
+        """Remove deleted content from every byte of the database file and its WAL.
+
+        `secure_delete` zeroes freed cells, but FTS5 segments keep deleted tokens until they
+        are merged, and the main file keeps the old page until the WAL is checkpointed.
+        A failure here is logged, not raised: the deletion itself has committed, and the
+        next scrub (or closing the database) finishes the job.
+        """
+        with self._lock:
+            dirty, self._dirty = self._dirty, set()
+            try:
+                for table in FTS_TABLES:
+                    if table in dirty or table.removesuffix("_fts") in dirty:
+                        self._conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                self._dirty |= dirty
+                log.warning("scrub after deletion failed (%s); it is retried at the next one", classify(exc) or type(exc).__name__)
+
+    @property
+    def scrub_pending(self) -> bool:
+        return bool(self._dirty)
 
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -129,9 +179,11 @@ class Database:
                 try:
                     self._conn.execute("COMMIT" if self._depth == 0 else f"RELEASE {name}")
                 except sqlite3.Error as exc:
-                    if self._depth == 0:
+                    if self._depth == 0 and self._conn.in_transaction:  # a full disk rolls back by itself
                         self._conn.execute("ROLLBACK")
                     raise classify(exc) or exc from exc
+                if self._depth == 0 and self._dirty:
+                    self.scrub()
 
     @property
     def in_transaction(self) -> bool:
@@ -149,10 +201,12 @@ class Database:
             self.checkpoint()
 
     def integrity_ok(self) -> bool:
-        return self.scalar("PRAGMA integrity_check") == "ok"
+        return bool(self.scalar("PRAGMA integrity_check") == "ok")
 
     def close(self) -> None:
         with self._lock:
+            if self._dirty:
+                self.scrub()
             try:
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error:

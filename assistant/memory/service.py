@@ -44,6 +44,7 @@ class MemoryService:
         self.clock = clock
         self._index: ChromaIndex | None = None
         self.on_changed: list[Callable[[], None]] = []
+        self.on_deleted: list[Callable[[], None]] = []  # a vector left the index: scrub its bytes
 
     @property
     def profile_id(self) -> str:
@@ -60,13 +61,27 @@ class MemoryService:
             self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('index_model', ?), ('index_dimension', ?)", (name, str(dim)))
         return self._index
 
+    def open_index_for_removal(self) -> ChromaIndex | None:
+        return self._index_if_any()
+
+    def release_index(self) -> None:
+        """Close the index client (before its folder is moved or removed)."""
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    def adopt_index(self, index: ChromaIndex) -> None:
+        """Use a rebuilt index (see memory/forget.py)."""
+        self.release_index()
+        self._index = index
+
     def _index_if_any(self) -> ChromaIndex | None:
         """The index for removals, opened without loading the embedding model when possible."""
         if self._index is not None:
             return self._index
         if getattr(self.embedder, "is_loaded", True):
             return self.index
-        rows = dict(self.db.query("SELECT key, value FROM meta WHERE key IN ('index_model', 'index_dimension')"))
+        rows: dict[str, str] = {r[0]: r[1] for r in self.db.query("SELECT key, value FROM meta WHERE key IN ('index_model', 'index_dimension')")}
         if "index_model" not in rows:
             return None  # nothing was ever indexed
         self._index = ChromaIndex(self.index_dir, rows["index_model"], int(rows["index_dimension"]))
@@ -111,6 +126,8 @@ class MemoryService:
             if vault_delete is not None:
                 vault_delete(item)
         self._unindex([memory_id])
+        for callback in list(self.on_deleted):
+            callback()
         self._changed()
 
     def _index_ids(self, ids: Sequence[int]) -> None:
@@ -170,9 +187,7 @@ class MemoryService:
 
     def close(self) -> None:
         self.store.flush_access()
-        if self._index is not None:
-            self._index.close()
-            self._index = None
+        self.release_index()
 
     def memories(self, ids: Sequence[int]) -> list[Memory]:
         found = self.store.get_many(ids)
