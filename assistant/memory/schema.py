@@ -118,4 +118,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (profile_id, step)
     );
     """,
+    # 2: maintenance — deleting a memory looks up the rows that point to it (the foreign key's
+    # ON DELETE SET NULL and MemoryStore.delete); without this index each purge scanned the table.
+    """
+    CREATE INDEX IF NOT EXISTS memories_superseded_by ON memories(superseded_by);
+    """,
 ]
