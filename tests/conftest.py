@@ -14,6 +14,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# One torch thread: the suite shares two cores with Chroma, Qt and subprocesses; with two
+# threads per embedding call, contention made single calls 10x slower.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from assistant.clock import ManualClock  # noqa: E402
 from assistant.config import Settings  # noqa: E402
