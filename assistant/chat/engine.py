@@ -1,0 +1,458 @@
+"""One conversation turn, end to end: recall → prompt → stream → store → extract.
+
+`ChatEngine` is the facade the terminal chat and the desktop window drive (the window from
+worker threads: every public method is thread-safe). Per turn:
+
+1. the user's message is masked (sensitive values to the vault) and stored;
+2. recall (skipped in a temporary chat) and the pinned memories feed the memory block;
+3. the prompt is budgeted to num_ctx (see `prompt.py`) and the reply streamed;
+4. the reply is stored with the ids of the injected memories ("memories used");
+5. rule extraction runs on the user's message at once; LLM extraction is batched in the
+   background every N user turns or after idle, and flushed by `new_session` and `close`;
+6. older turns are folded into the rolling summary in the background.
+
+A temporary session is kept only in memory (never written to the database), reads no memory
+and writes none; it is gone when the engine closes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+from assistant.chat.background import BackgroundRunner, IdleTimer, ThreadingIdleTimer
+from assistant.chat.history import ConversationStore
+from assistant.chat.prompt import PromptPlan, build_prompt
+from assistant.chat.summary import Summarizer
+from assistant.chat.types import MessageStatus, Session, StoredMessage, TurnResult
+from assistant.clock import Clock, to_ts
+from assistant.errors import InputError, MnemoError, NotFoundError
+from assistant.llm.backend import ChatBackend, ChatMessage, ChatResult, Role
+from assistant.llm.errors import LLMError, StreamInterrupted
+from assistant.llm.extraction import ExtractionOutcome, LLMExtractor, SourceMessage
+from assistant.memory.inject import block_language
+from assistant.memory.sensitive import redact_masked
+from assistant.memory.types import Action, Change, Memory, Status, Turn
+
+if TYPE_CHECKING:
+    from assistant.app import Profile
+
+log = logging.getLogger("mnemo.chat")
+
+MemoryCallback = Callable[[list[Change]], None]
+
+
+class BatchExtractor(Protocol):
+    """What the engine needs from an LLM extractor (`LLMExtractor` is the real one)."""
+
+    def extract(self, messages: Sequence[SourceMessage], now: datetime) -> ExtractionOutcome: ...
+
+
+@dataclass
+class _Reply:
+    text: str = ""
+    partial: bool = False
+    error: LLMError | None = None
+    result: ChatResult | None = None
+
+
+class ChatEngine:
+    """Conversations with memory for one open profile.
+
+    Args:
+        profile: The open profile (store, writer, recaller, vault, settings).
+        backend: The chat model.
+        clock: Time source (the profile's by default).
+        extractor: The batched LLM extractor (an `LLMExtractor` on `backend` by default).
+        model: The chat model name (the settings' by default).
+        runner: Where background work runs (a worker thread by default).
+        idle_timer: Triggers extraction after `extraction_idle_seconds` without a turn.
+        summarize_with_llm: Ask the model for rolling summaries (else extractive only).
+    """
+
+    def __init__(
+        self,
+        profile: Profile,
+        backend: ChatBackend,
+        *,
+        clock: Clock | None = None,
+        extractor: BatchExtractor | None = None,
+        model: str | None = None,
+        runner: BackgroundRunner | None = None,
+        idle_timer: IdleTimer | None = None,
+        summarize_with_llm: bool = True,
+    ) -> None:
+        self.profile = profile
+        self.backend = backend
+        self.settings = profile.settings
+        self.clock = clock or profile.clock
+        self.model = model or self.settings.chat_model
+        self.extractor: BatchExtractor = extractor or LLMExtractor(backend, model=self.model, num_ctx=self.settings.num_ctx)
+        self.summarizer = Summarizer(backend if summarize_with_llm else None, model=self.model, num_ctx=self.settings.num_ctx)
+        self._history = ConversationStore(profile.db, profile.name)
+        self.runner = runner or BackgroundRunner()
+        self.idle_timer: IdleTimer = idle_timer or ThreadingIdleTimer()
+        self.on_memory_changed: list[MemoryCallback] = []
+        self.last_extraction: ExtractionOutcome | None = None
+        self._write_lock = threading.RLock()  # the write path is not re-entrant across threads
+        self._flush_lock = threading.Lock()
+        self._state_lock = threading.Lock()
+        self._turns_since_flush: dict[str, int] = {}
+        self._summarizing: set[str] = set()
+        self._closed = False
+
+    @property
+    def history(self) -> ConversationStore:
+        """The conversation store (rebuilt when `Profile.forget_me` reopened the database)."""
+        if self._history.db is not self.profile.db:
+            self._history = ConversationStore(self.profile.db, self.profile.name)
+        return self._history
+
+    # -- sessions -----------------------------------------------------------------------
+
+    def new_session(self, *, temporary: bool = False, title: str = "") -> Session:
+        """Start a chat; what earlier chats left for the LLM extractor is flushed first."""
+        self._check_open()
+        self.flush_extraction()
+        return self.history.create_session(uuid.uuid4().hex, title, temporary, self._now_ts())
+
+    def sessions(self) -> list[Session]:
+        return self.history.sessions()
+
+    def session(self, session_id: str) -> Session:
+        return self.history.session(session_id)
+
+    def rename_session(self, session_id: str, title: str) -> None:
+        self.history.rename(session_id, title.strip()[:200], self._now_ts())
+
+    def delete_session(self, session_id: str) -> None:
+        """Delete a chat and its messages (with the vault items they referenced); memories stay."""
+        with self._write_lock:
+            for vault_id in self.history.delete(session_id):
+                try:
+                    self.profile.vault.delete(vault_id)
+                except NotFoundError:
+                    pass
+        with self._state_lock:
+            self._turns_since_flush.pop(session_id, None)
+
+    def messages(self, session_id: str) -> list[StoredMessage]:
+        return self.history.messages(session_id)
+
+    # -- one turn -------------------------------------------------------------------------
+
+    def send(
+        self,
+        session_id: str,
+        text: str,
+        *,
+        on_token: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> TurnResult:
+        """Run one turn. Backend failures come back in `TurnResult.error`; the user's message is kept."""
+        self._check_open()
+        if not text.strip():
+            raise InputError("The message is empty.", "Type something to send.")
+        session = self.history.session(session_id)
+        now = self.clock.now()
+        use_memory = self.settings.memory_enabled and not session.temporary
+        previous = self._last_assistant(session_id)
+
+        if session.temporary:
+            masked = redact_masked(text)  # no vault write: a temporary chat leaves nothing behind
+        else:
+            with self._write_lock:
+                masked = self.profile.writer.protect(text, now).text
+        user_message = self.history.add_message(session_id, "user", masked, to_ts(now))
+
+        plan, memories = self.prepare_prompt(session_id, masked, now, use_memory=use_memory, exclude_id=user_message.id)
+        reply = self._stream(plan.messages, plan.expected_tokens, on_token, cancel)
+        status: MessageStatus = "partial" if reply.partial else ("error" if reply.error and not reply.text else "complete")
+        assistant_message = self.history.add_message(
+            session_id, "assistant", redact_masked(reply.text), to_ts(self.clock.now()),
+            status=status, injected_ids=plan.injected_ids,
+        )
+        by_id = {m.id: m for m in memories}
+        result = TurnResult(
+            user_message_id=user_message.id,
+            assistant_message_id=assistant_message.id,
+            reply=reply.text,
+            partial=reply.partial,
+            injected=[by_id[i] for i in plan.injected_ids if i in by_id],
+            error=reply.error,
+            truncated_prompt=plan.shortened_message or bool(reply.result and reply.result.truncated_prompt),
+            dropped_turns=plan.dropped_turns,
+        )
+        if use_memory:
+            self._rule_extraction(text, now, session_id, user_message.id, previous, result)
+            self._schedule_extraction(session_id)
+        self._schedule_summary(session_id)
+        return result
+
+    def prepare_prompt(
+        self, session_id: str, text: str, now: datetime, *, use_memory: bool = True, exclude_id: int | None = None
+    ) -> tuple[PromptPlan, list[Memory]]:
+        """Recall and the budgeted prompt for `text` (masked) — the memory overhead of a turn.
+
+        Returns the plan and the memories it could draw on (pinned first, then recalled).
+        """
+        memories = self._memories_for(text, now) if use_memory else []
+        summary, upto = self.history.summary(session_id)
+        earlier: list[tuple[Role, str]] = [
+            (_role(m.role), m.content)
+            for m in self.history.messages(session_id)
+            if m.id > upto and m.id != exclude_id and m.status != "error" and m.role in ("user", "assistant") and m.content
+        ]
+        plan = build_prompt(
+            user_text=text,
+            history=earlier,
+            summary=summary,
+            memories=memories,
+            lang=block_language(text, self.settings.language),
+            num_ctx=self.settings.num_ctx,
+            max_reply_tokens=self.settings.max_reply_tokens,
+            memory_token_budget=self.settings.recall_token_budget,
+            tz=now.tzinfo,
+        )
+        if plan.dropped_turns or plan.summary_dropped or plan.shortened_message:
+            log.info(
+                "prompt budget (num_ctx=%d): dropped %d turns, summary dropped=%s, message shortened=%s",
+                self.settings.num_ctx, plan.dropped_turns, plan.summary_dropped, plan.shortened_message,
+            )
+        return plan, memories
+
+    def injected_for(self, message_id: int) -> list[Memory]:
+        """The memories that were in the prompt of this reply (those that still exist)."""
+        message = self.history.message(message_id)
+        return self.profile.service.memories(message.injected_ids)
+
+    # -- forgetting and undo ----------------------------------------------------------------
+
+    def confirm_forget(self, memory_ids: list[int]) -> list[Change]:
+        """Delete what a forget request matched, once the user confirmed."""
+        with self._write_lock:
+            changes = self.profile.writer.forget(memory_ids)
+        self._notify(changes)
+        return changes
+
+    def undo(self, change: Change) -> None:
+        """Revert an ADD (delete it) or an UPDATE (delete the new one, restore the old)."""
+        service, vault = self.profile.service, self.profile.vault
+        if change.memory_id is None or change.action not in (Action.ADD, Action.UPDATE):
+            raise InputError(f"A {change.action.value} cannot be undone.", "Only added or updated memories can be undone.")
+        with self._write_lock:
+            service.delete(change.memory_id, vault.delete)
+            if change.action is Action.UPDATE and change.replaced_id is not None:
+                try:
+                    service.set_status(change.replaced_id, Status.ACTIVE)
+                except NotFoundError:
+                    log.info("undo: the replaced memory no longer exists")
+
+    # -- LLM extraction ---------------------------------------------------------------------
+
+    def flush_extraction(self, session_id: str | None = None) -> list[Change]:
+        """Run the LLM extractor over every user message it has not read (of one session or all).
+
+        Safe from any thread; concurrent calls run one after the other. When the model fails
+        or answers badly twice, the batch falls back to the rule extractors (which already
+        ran on each message) and the messages count as read.
+        """
+        if not self.settings.memory_enabled:
+            return []
+        with self._flush_lock:
+            pending = self.history.pending_extraction(session_id)
+            if not pending:
+                return []
+            now = self.clock.now()
+            sources = [SourceMessage(m.id, m.session_id, m.content) for m in pending]
+            outcome = self.extractor.extract(sources, now)
+            self.last_extraction = outcome
+            changes: list[Change] = []
+            with self._write_lock:
+                for grounded in outcome.candidates:
+                    message = grounded.message
+                    turn = Turn("user", message.text, session_id=message.session_id, message_id=message.id)
+                    changes.append(self.profile.writer.apply(grounded.candidate, message.text, now, turn))
+                self.profile.service.store.flush_access()
+                self.history.mark_extracted([m.id for m in pending])
+            with self._state_lock:
+                for sid in {m.session_id for m in pending}:
+                    self._turns_since_flush.pop(sid, None)
+        stored = [c for c in changes if c.action in (Action.ADD, Action.UPDATE)]
+        log.info(
+            "LLM extraction: %d messages, %d candidates, %d stored, %d dropped%s",
+            len(pending), len(outcome.candidates), len(stored), len(outcome.dropped),
+            f", fell back to rules ({outcome.fallback_reason})" if outcome.fallback_reason else "",
+        )
+        self._notify(changes)
+        return changes
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until the background work queued so far is done (tests, shutdown)."""
+        return self.runner.wait_idle(timeout)
+
+    def close(self) -> None:
+        """Flush pending extraction, stop background work, forget temporary chats."""
+        if self._closed:
+            return
+        self.idle_timer.cancel()
+        self.runner.close()
+        self._closed = True
+        try:
+            self.flush_extraction()
+        except MnemoError as exc:
+            log.warning("extraction at close failed: %s", type(exc).__name__)
+        finally:
+            self.history.drop_temporary()
+
+    def __enter__(self) -> ChatEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("ChatEngine is closed")
+
+    def _now_ts(self) -> float:
+        return to_ts(self.clock.now())
+
+    def _last_assistant(self, session_id: str) -> StoredMessage | None:
+        for message in reversed(self.history.messages(session_id)):
+            if message.role == "assistant":
+                return message if message.status == "complete" else None
+            if message.role == "user":
+                return None
+        return None
+
+    def _memories_for(self, query: str, now: datetime) -> list[Memory]:
+        """Pinned memories first, then the recalled ones (no duplicates)."""
+        store = self.profile.store
+        now_ts = to_ts(now)
+        pinned = [
+            m for m in self.profile.service.memories(store.pinned_ids())
+            if m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > now_ts)
+        ]
+        hits = self.profile.recaller.recall(query, now, k=self.settings.recall_k)
+        seen = {m.id for m in pinned}
+        return pinned + [h.memory for h in hits if h.memory.id not in seen]
+
+    def _stream(
+        self,
+        messages: Sequence[ChatMessage],
+        expected: int,
+        on_token: Callable[[str], None] | None,
+        cancel: threading.Event | None,
+    ) -> _Reply:
+        reply = _Reply()
+        parts: list[str] = []
+        try:
+            stream = self.backend.stream_chat(
+                messages,
+                model=self.model,
+                num_ctx=self.settings.num_ctx,
+                cancel=cancel,
+                expected_prompt_tokens=expected,
+            )
+            with stream:
+                for piece in stream:
+                    parts.append(piece)
+                    if on_token is not None:
+                        on_token(piece)
+            reply.result = stream.result
+            reply.text = reply.result.text or "".join(parts)
+            reply.partial = reply.result.partial
+        except StreamInterrupted as exc:
+            log.warning("reply cut: %s", exc.code)
+            reply.text = exc.partial or "".join(parts)
+            reply.partial = bool(reply.text)
+            reply.error = exc
+        except LLMError as exc:
+            log.warning("reply failed: %s", exc.code)
+            reply.text = "".join(parts)
+            reply.partial = bool(reply.text)
+            reply.error = exc
+        return reply
+
+    def _rule_extraction(
+        self, text: str, now: datetime, session_id: str, message_id: int,
+        previous: StoredMessage | None, result: TurnResult,
+    ) -> None:
+        turns = []
+        if previous is not None:
+            turns.append(Turn("assistant", previous.content, session_id=session_id, message_id=previous.id))
+        turns.append(Turn("user", text, at=now, session_id=session_id, message_id=message_id))
+        try:
+            with self._write_lock:
+                written = self.profile.writer.remember(turns, now)
+        except MnemoError as exc:
+            log.warning("rule extraction failed: %s", type(exc).__name__)
+            if result.error is None:
+                result.error = exc
+            return
+        result.changes = written.changes
+        result.forget_request = written.forget_requests[0] if written.forget_requests else None
+        self._notify(written.changes)
+
+    def _schedule_extraction(self, session_id: str) -> None:
+        with self._state_lock:
+            count = self._turns_since_flush.get(session_id, 0) + 1
+            self._turns_since_flush[session_id] = count
+        if count >= max(1, self.settings.extraction_every_turns):
+            with self._state_lock:
+                self._turns_since_flush[session_id] = 0
+            self.runner.submit(lambda: self.flush_extraction(session_id))
+        self.idle_timer.restart(float(self.settings.extraction_idle_seconds), self._on_idle)
+
+    def _on_idle(self) -> None:
+        if not self._closed:
+            try:
+                self.runner.submit(self.flush_extraction)
+            except RuntimeError:  # closed meanwhile: close() flushes
+                pass
+
+    def _schedule_summary(self, session_id: str) -> None:
+        keep = max(1, self.settings.recent_turns) * 2
+        _summary, upto = self.history.summary(session_id)
+        unsummarized = [m for m in self.history.messages(session_id) if m.id > upto]
+        if len(unsummarized) <= keep + 2:
+            return
+        with self._state_lock:
+            if session_id in self._summarizing:
+                return
+            self._summarizing.add(session_id)
+        self.runner.submit(lambda: self._summarize(session_id))
+
+    def _summarize(self, session_id: str) -> None:
+        try:
+            keep = max(1, self.settings.recent_turns) * 2
+            previous, upto = self.history.summary(session_id)
+            unsummarized = [m for m in self.history.messages(session_id) if m.id > upto]
+            fold = unsummarized[:-keep]
+            if not fold:
+                return
+            text = self.summarizer.summarize(previous, fold)
+            self.history.set_summary(session_id, text, fold[-1].id)
+        except NotFoundError:
+            return  # the session was deleted meanwhile
+        finally:
+            with self._state_lock:
+                self._summarizing.discard(session_id)
+
+    def _notify(self, changes: list[Change]) -> None:
+        if not any(c.action in (Action.ADD, Action.UPDATE, Action.DELETE) for c in changes):
+            return
+        for callback in list(self.on_memory_changed):
+            callback(changes)
+
+
+def _role(role: str) -> Role:
+    return "assistant" if role == "assistant" else "user"
