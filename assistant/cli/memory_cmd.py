@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from assistant.cli.common import confirm, print_json, profile_from_env, read_text_arg
 from assistant.clock import iso, parse_iso, to_ts
 from assistant.errors import InputError
 from assistant.memory.inject import block_language, render_block
 from assistant.memory.store import NewMemory
 from assistant.memory.transfer import export_memories, import_memories
 from assistant.memory.types import Category, Hit, Memory, Source, Status, Turn
-from assistant.cli.common import confirm, print_json, profile_from_env, read_text_arg
 
 
 def memory_dict(memory: Memory) -> dict[str, Any]:

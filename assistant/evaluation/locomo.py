@@ -150,7 +150,8 @@ def _conversation(index: int, raw: Any) -> LocomoConversation:
     skipped = 0
     for qa in raw["qa"]:
         evidence = parse_evidence(qa.get("evidence") or [], known) if isinstance(qa, dict) else None
-        category = CATEGORIES.get(qa.get("category")) if isinstance(qa, dict) else None
+        code = qa.get("category") if isinstance(qa, dict) else None
+        category = CATEGORIES.get(code) if isinstance(code, int) else None
         if evidence is None or category is None or not str(qa.get("question", "")).strip():
             skipped += 1
             continue

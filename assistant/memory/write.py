@@ -20,7 +20,17 @@ from assistant.memory.sensitive import SensitiveSpan, find_sensitive, redact
 from assistant.memory.service import MemoryService
 from assistant.memory.store import MAX_CONTENT_CHARS, NewMemory
 from assistant.memory.text import has_cjk, normalize
-from assistant.memory.types import Action, Candidate, Category, Change, Kind, Memory, Source, Status, Turn
+from assistant.memory.types import (
+    Action,
+    Candidate,
+    Category,
+    Change,
+    Kind,
+    Memory,
+    Source,
+    Status,
+    Turn,
+)
 from assistant.memory.vault import Vault
 
 log = logging.getLogger("mnemo.write")

@@ -1,0 +1,99 @@
+"""`mnemo eval --dataset FILE.jsonl`: replay memory scenarios and score what gets injected.
+
+It measures; it does not judge: the exit code is 0 whatever the scores, and non-zero only
+when the file is malformed (the line number and the reason are printed; nothing is run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from assistant.app import Profile
+from assistant.chat.history import ConversationStore
+from assistant.config import Settings, load_settings
+from assistant.evaluation.report import eval_markdown, table
+from assistant.evaluation.runner import ScenarioRunner, default_maintenance, summarize
+from assistant.evaluation.scenarios import load_scenarios
+from assistant.memory.embedder import SentenceTransformerEmbedder
+
+
+def _llm_flush(settings: Settings) -> Callable[[Profile, ConversationStore, datetime], None]:
+    """Flush pending user messages through the configured Ollama model (as the chat engine does)."""
+    from assistant.llm.extraction import LLMExtractor, SourceMessage
+    from assistant.llm.ollama_backend import OllamaBackend
+    from assistant.memory.types import Turn
+
+    extractor = LLMExtractor(OllamaBackend(settings), model=settings.chat_model, num_ctx=settings.num_ctx)
+
+    def flush(profile: Profile, history: ConversationStore, now: datetime) -> None:
+        pending = history.pending_extraction()
+        if not pending:
+            return
+        outcome = extractor.extract([SourceMessage(m.id, m.session_id, m.content) for m in pending], now)
+        for grounded in outcome.candidates:
+            message = grounded.message
+            turn = Turn("user", message.text, session_id=message.session_id, message_id=message.id)
+            profile.writer.apply(grounded.candidate, message.text, now, turn)
+        profile.service.store.flush_access()
+        history.mark_extracted([m.id for m in pending])
+
+    return flush
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    scenarios = load_scenarios(Path(args.dataset))  # ScenarioFormatError → exit 2 with the line
+    settings = load_settings()
+    embedder = SentenceTransformerEmbedder(settings.embedding_model, warn=lambda t: print(f"warning: {t}", file=sys.stderr))
+    maintain, note = default_maintenance()
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+    hook = _llm_flush(settings) if args.llm else None
+    runner = ScenarioRunner(embedder, settings, maintain=maintain, llm_extract=hook, k=args.k)
+    results = []
+    for scenario in scenarios:
+        results.append(runner.run(scenario))
+        if not args.quiet:
+            print(f"{'ok  ' if results[-1].passed else 'FAIL'} {scenario.id}", file=sys.stderr)
+    summary = summarize(results)
+    summary["dataset"] = str(args.dataset)
+    summary["extractors"] = "rules+llm" if args.llm else "rules"
+    summary["embedding_model"] = embedder.model_name
+    if note:
+        summary["note"] = note
+    print(eval_markdown(summary))
+    print()
+    rows = [[name, b["scenarios"], b["failed"], b["probes"], b["probes_failed"]] for name, b in sorted(summary["by_category"].items())]
+    print(table(["category", "scenarios", "failed", "probes", "probes failed"], rows))
+    failures = [r for r in summary["scenario_results"] if not r["passed"]]
+    if failures:
+        print("\nFailures:")
+    for r in failures:
+        print(f"- {r['id']} (line {r['line']})" + (f": sensitive on disk {r['sensitive_leaks']}" if r["sensitive_leaks"] else ""))
+        for p in r["probes"]:
+            if not p["passed"]:
+                why = []
+                if p["missing"]:
+                    why.append("missing " + " ; ".join("/".join(alts) for alts in p["missing"]))
+                if p["leaked"]:
+                    why.append("forbidden " + ", ".join(p["leaked"]))
+                if p["over_limit"]:
+                    why.append(f"{p['injected']} injected, over max_injected")
+                print(f"    {p['query']!r}: {'; '.join(why)}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, ensure_ascii=False, indent=2), encoding="utf-8")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("eval", help="replay memory scenarios and score what would be injected")
+    p.add_argument("--dataset", required=True, help="scenario file (JSON Lines, see docs/eval-format.md)")
+    p.add_argument("--k", type=int, default=None, help="at most this many memories per probe (default from settings)")
+    p.add_argument("--json", metavar="OUT", help="write the scores and per-scenario results here")
+    p.add_argument("--llm", action="store_true", help="also extract with the configured Ollama model")
+    p.add_argument("-q", "--quiet", action="store_true", help="no per-scenario progress on stderr")
+    p.set_defaults(handler=cmd_eval)

@@ -1,0 +1,55 @@
+"""`mnemo eval` end to end: the CI smoke test (format and plumbing, not a quality gate)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+from assistant.config import Settings
+from assistant.evaluation.runner import ScenarioRunner
+from assistant.evaluation.scenarios import parse_scenarios
+from assistant.memory.embedder import SentenceTransformerEmbedder
+
+SMOKE = Path(__file__).parents[1] / "scenarios" / "smoke.jsonl"
+
+
+def test_smoke_dataset_runs_and_writes_json(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "scores.json"
+    assert main(["eval", "--dataset", str(SMOKE), "--json", str(out), "-q"]) == 0
+    scores = json.loads(out.read_text(encoding="utf-8"))
+    for key in ("probe_pass_rate", "expect_recall", "forbid_leak_rate", "mean_injected", "sensitive_leaks",
+                "recall_ms_p50", "recall_ms_p95", "scenario_results"):
+        assert key in scores
+    assert len(scores["scenario_results"]) == sum(1 for line in SMOKE.read_text(encoding="utf-8").splitlines() if line.strip())
+    assert 0.0 <= scores["probe_pass_rate"] <= 1.0
+    assert "probe_pass_rate" in capsys.readouterr().out
+
+
+def test_malformed_file_exits_non_zero_with_the_line(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.jsonl"
+    good = SMOKE.read_text(encoding="utf-8").splitlines()[0]
+    bad.write_text(good + "\n" + '{"id": "x", "lang": "en", "events": [{"at": "2026-01-01T00:00:00", "probe": {"query": "q", "max_injected": 0}}]}\n', encoding="utf-8")
+    assert main(["eval", "--dataset", str(bad)]) != 0
+    err = capsys.readouterr().err
+    assert "line 2" in err and "offset" in err
+
+
+def test_maintenance_runs_once_per_passed_midnight(
+    data_dir: Path, embedder: SentenceTransformerEmbedder, settings: Settings
+) -> None:
+    lines = json.dumps({"id": "en-gap-x", "lang": "en", "events": [
+        {"at": "2026-03-02T20:00:00+08:00", "session": "s1", "role": "user", "content": "I live in Lisbon now"},
+        {"at": "2026-03-02T23:59:00+08:00", "session": "s1", "role": "user", "content": "ok"},
+        {"at": "2026-03-05T09:00:00+08:00", "probe": {"query": "where do I live?", "expect": ["Lisbon"]}},
+        {"at": "2026-03-05T10:00:00+08:00", "probe": {"query": "where do I live?", "expect": ["Lisbon"]}},
+    ]})
+    scenario = parse_scenarios(lines.encode("utf-8"))[0]
+    calls: list[datetime] = []
+    runner = ScenarioRunner(embedder, settings, maintain=lambda _p, at: calls.append(at))
+    result = runner.run(scenario)
+    assert [c.isoformat() for c in calls] == ["2026-03-05T00:00:00+08:00"]
+    assert result.maintenance_runs == 1 and len(result.probes) == 2

@@ -1,0 +1,54 @@
+"""Scoring and scanning rules of `mnemo eval` (docs: eval-format.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from assistant.evaluation.runner import memory_text, scan_sensitive, score_probe
+from assistant.evaluation.scenarios import Probe
+from assistant.memory.inject import render_block
+from assistant.memory.types import Category, Kind, Memory, Source, Status
+
+AT = datetime.fromisoformat("2026-04-10T09:00:00+08:00")
+
+
+def _memory(memory_id: int, content: str) -> Memory:
+    return Memory(
+        id=memory_id, profile_id="default", kind=Kind.SEMANTIC, category=Category.FACT, content=content,
+        summary=None, slot=None, entities=[], importance=3, confidence=0.8, source=Source.USER_EXPLICIT,
+        status=Status.ACTIVE, superseded_by=None, pinned=False, created_at=AT.timestamp(), updated_at=AT.timestamp(),
+        last_accessed_at=None, access_count=0, expires_at=None, event_at=AT.timestamp(), session_id=None,
+        source_message_id=None,
+    )
+
+
+def test_expect_forbid_and_limit_are_matched_against_memory_lines_case_insensitively() -> None:
+    block, ids = render_block([_memory(1, "I moved to Hangzhou"), _memory(2, 'My cat is called "Mochi" <3')])
+    probe = Probe(at=AT, query="q", expect=[["杭州", "hangzhou"], ["mochi"]], forbid=["Beijing"], max_injected=2)
+    result = score_probe(probe, block, len(ids))
+    assert result.passed and result.found == 2
+    over = score_probe(Probe(at=AT, query="q", max_injected=1), block, len(ids))
+    assert not over.passed and over.over_limit
+    leaked = score_probe(Probe(at=AT, query="q", forbid=["HANGZHOU"]), block, len(ids))
+    assert leaked.leaked == ["HANGZHOU"]
+
+
+def test_header_words_never_count_as_a_found_memory() -> None:
+    block, ids = render_block([_memory(1, "I like tea")], lang="zh")
+    assert "用户" in block  # the fixed header mentions the user …
+    result = score_probe(Probe(at=AT, query="q", expect=["用户"]), block, len(ids))
+    assert not result.passed  # … but no memory does
+    assert memory_text(block).endswith("I like tea")
+
+
+def test_empty_block_passes_max_injected_zero() -> None:
+    assert score_probe(Probe(at=AT, query="hi", max_injected=0), "", 0).passed
+
+
+def test_sensitive_scan_finds_plain_and_separated_digits(tmp_path: Path) -> None:
+    (tmp_path / "index").mkdir()
+    (tmp_path / "a.db").write_bytes("电话 139-1234-5678 在这里".encode())
+    (tmp_path / "index" / "seg.bin").write_bytes(b"\x00secret-token\x00")
+    found = scan_sensitive(tmp_path, ["13912345678", "139 1234 5678", "secret-token", "not-there", "6222020200112233"])
+    assert found == ["13912345678", "139 1234 5678", "secret-token"]
