@@ -29,7 +29,9 @@ PLUGIN_GROUP = "mnemo.commands"
 log = logging.getLogger("mnemo.cli")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, or with `only` just that command's (importing a command's module
+    costs time: the chat client, the core; `mnemo gui` should not wait for all of them)."""
     parser = argparse.ArgumentParser(
         prog="mnemo", description="Mnemo — a local-first assistant that remembers you."
     )
@@ -37,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log more (never memory text)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
+        if only is not None and name != only:
+            continue
         try:
             module = importlib.import_module(f"assistant.cli.{name}_cmd")
         except ModuleNotFoundError as exc:
@@ -45,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         module.register(sub)
     for entry in importlib.metadata.entry_points(group=PLUGIN_GROUP):
+        if only is not None and entry.name != only:
+            continue
         try:
             register = entry.load()
         except ImportError as exc:
@@ -77,8 +83,11 @@ def crash_report(exc: BaseException) -> Path | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    first = next((w for w in words if not w.startswith("-")), None)
+    known = set(COMMAND_MODULES) | {e.name for e in importlib.metadata.entry_points(group=PLUGIN_GROUP)}
+    parser = build_parser(first if first in known and "-h" not in words and "--help" not in words else None)
+    args = parser.parse_args(words)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
@@ -90,7 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("error: the desktop window is not installed (package 'ui').", file=sys.stderr)
             print("  → Reinstall Mnemo with its GUI, or use `mnemo chat` in a terminal.", file=sys.stderr)
             return 2
-        args = parser.parse_args(["gui", *(argv or [])])
+        parser = build_parser("gui")
+        args = parser.parse_args(["gui", *words])
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
