@@ -21,6 +21,7 @@ import numpy as np
 
 from assistant.clock import to_ts
 from assistant.config import RecallWeights
+from assistant.memory.context import session_neighbours, spread
 from assistant.memory.cues import asks_for_preferences, cue_slots
 from assistant.memory.cues import matches as cue_matches
 from assistant.memory.embedder import Embedder
@@ -71,14 +72,21 @@ class RecallOptions:
     relative_cut: float = 0.55  # drop hits scoring below this share of the best one
     weights: RecallWeights = field(default_factory=RecallWeights)
     recency_half_life_days: float = 60.0
-    candidates: int = 40
-    routes: frozenset[str] = frozenset({"semantic", "keyword", "identifier", "entity", "cue", "time", "pinned"})
+    candidates: int = 100
+    routes: frozenset[str] = frozenset({"semantic", "keyword", "identifier", "entity", "cue", "time", "pinned", "context"})
+    # Ordering: each route's evidence scaled to this query's candidates, mixed half and half
+    # (absolute scores mix badly: a model's cosine range and a query's keyword coverage move
+    # independently); then a share of the best session neighbour's score (see context.py).
+    order_similarity: float = 0.5
+    order_keyword: float = 0.5
+    neighbours: tuple[float, ...] = (0.35, 0.30)
     cue_weight: float = 0.3
 
 
 @dataclass
 class _Features:
-    similarity: float = 0.0
+    similarity: float = 0.0  # rescaled above the model's floor (absolute: gates injection)
+    raw_similarity: float | None = None  # cosine (relative: orders candidates)
     keyword: float = 0.0
     entity: float = 0.0
     identifier: float = 0.0
@@ -137,6 +145,7 @@ class Recaller:
         def feat(memory_id: int) -> _Features:
             return feats.setdefault(memory_id, _Features())
 
+        vector: np.ndarray | None = None
         if "semantic" in opts.routes:
             t0 = time.perf_counter()
             vector = self.service.embedder.embed_one(text)
@@ -144,6 +153,7 @@ class Recaller:
             floor = similarity_floor(self.service.embedder)
             for memory_id, sim in self.service.index.query(vector, opts.candidates, store.profile_id):
                 f = feat(memory_id)
+                f.raw_similarity = sim
                 f.similarity = max(0.0, (sim - floor) / (1.0 - floor))
                 f.routes.add("semantic")
             trace.embed_ms = (t1 - t0) * 1000
@@ -173,7 +183,7 @@ class Recaller:
         memories = store.get_many(feats)
         live = {i: m for i, m in memories.items() if m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > now_ts)}
         trace.candidates = len(live)
-        if live and query_terms:
+        if live and query_terms and "keyword" in opts.routes:
             self._keyword_coverage(query_terms, live, feats)
         if "entity" in opts.routes:
             folded = normalize(text)
@@ -198,9 +208,15 @@ class Recaller:
             if query_terms and slots:
                 self._keyword_coverage(query_terms, {i: m for i, m in live.items() if feats[i].keyword == 0}, feats)
 
-        hits = [self._score(memory, feats[memory_id], now_ts) for memory_id, memory in live.items()]
-        hits = [h for h in hits if self._relevance(feats[h.memory.id]) >= threshold]
-        hits.sort(key=lambda h: h.score, reverse=True)
+        if "context" in opts.routes and opts.neighbours:
+            self._add_neighbours(live, feats, query_terms, vector if "semantic" in opts.routes else None, now_ts)
+        relevance, order = self._rank(live, feats, now_ts)
+        hits = [
+            Hit(memory=live[i], score=round(order[i], 4), routes=sorted(feats[i].routes),
+                similarity=feats[i].similarity, keyword=feats[i].keyword)
+            for i in live if relevance[i] >= threshold
+        ]
+        hits.sort(key=lambda h: (-h.score, h.memory.id))
         chosen: list[Hit] = []
         seen_slots: set[str] = set()
         seen_text: set[str] = set()
@@ -229,20 +245,58 @@ class Recaller:
             + self.options.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
         )
 
-    def _score(self, memory: Memory, f: _Features, now_ts: float) -> Hit:
-        w = self.options.weights
-        age_days = max(0.0, (now_ts - (memory.event_at or memory.created_at)) / 86400)
-        recency = math.exp(-age_days * math.log(2) / self.options.recency_half_life_days)
-        access = min(1.0, math.log1p(memory.access_count) / math.log(20))
-        importance = (memory.importance - 1) / 4
-        score = (
-            self._relevance(f)
-            + w.importance * importance
-            + w.recency * recency
-            + w.access * access
-            + w.pinned * float(memory.pinned)
-        )
-        return Hit(memory=memory, score=round(score, 4), routes=sorted(f.routes), similarity=f.similarity, keyword=f.keyword)
+    def _rank(self, live: dict[int, Memory], feats: dict[int, _Features], now_ts: float) -> tuple[dict[int, float], dict[int, float]]:
+        """(relevance that gates injection, score that orders), both with context spread."""
+        opts, w = self.options, self.options.weights
+        ids = list(live)
+        sims = [raw for i in ids if (raw := feats[i].raw_similarity) is not None]
+        low, high = (min(sims), max(sims)) if sims else (0.0, 0.0)
+        best_kw = max((feats[i].keyword for i in ids), default=0.0)
+        relevance: dict[int, float] = {}
+        order: dict[int, float] = {}
+        for i in ids:
+            f, memory = feats[i], live[i]
+            raw = f.raw_similarity
+            sim = (raw - low) / (high - low) if raw is not None and high > low else 0.0
+            kw = f.keyword / best_kw if best_kw > 0 else 0.0
+            relevance[i] = self._relevance(f)
+            age_days = max(0.0, (now_ts - (memory.event_at or memory.created_at)) / 86400)
+            recency = math.exp(-age_days * math.log(2) / opts.recency_half_life_days)
+            access = min(1.0, math.log1p(memory.access_count) / math.log(20))
+            order[i] = (
+                opts.order_similarity * sim + opts.order_keyword * kw
+                + w.entity * f.entity + opts.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
+                + w.importance * (memory.importance - 1) / 4 + w.recency * recency + w.access * access
+                + w.pinned * float(memory.pinned)
+            )
+        if "context" in opts.routes and opts.neighbours:
+            near = session_neighbours(self.service.db, self.service.profile_id, ids, len(opts.neighbours))
+            relevance = spread(relevance, near, opts.neighbours)
+            order = spread(order, near, opts.neighbours)
+        return relevance, order
+
+    def _add_neighbours(self, live: dict[int, Memory], feats: dict[int, _Features], terms: list[str], vector: np.ndarray | None, now_ts: float) -> None:
+        """Bring the session neighbours of episodic candidates into the candidate set."""
+        reach = len(self.options.neighbours)
+        near = session_neighbours(self.service.db, self.service.profile_id, list(live), reach)
+        extra = sorted({j for pairs in near.values() for j, _ in pairs} - set(live))
+        if not extra:
+            return
+        found = self.service.store.get_many(extra)
+        added = {i: m for i, m in found.items() if m.expires_at is None or m.expires_at > now_ts}
+        if not added:
+            return
+        live.update(added)
+        for i in added:
+            feats.setdefault(i, _Features()).routes.add("context")
+        if vector is not None:
+            floor = similarity_floor(self.service.embedder)
+            for i, vec in self.service.index.vectors(list(added)).items():
+                sim = float(np.dot(vec, vector))
+                feats[i].raw_similarity = sim
+                feats[i].similarity = max(0.0, (sim - floor) / (1.0 - floor))
+        if terms:
+            self._keyword_coverage(terms, added, feats)
 
     def _keyword_coverage(self, terms: list[str], live: dict[int, Memory], feats: dict[int, _Features]) -> None:
         """IDF-weighted share of the query's terms that each candidate contains."""
