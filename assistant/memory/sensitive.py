@@ -27,8 +27,28 @@ class SensitiveSpan:
 # A run of digits with single spaces/dashes between them; phones, IDs and cards live inside one.
 _RUN = re.compile(r"\d{3,}(?:[ \-]\d+)*[Xx]?")
 _PHONE = re.compile(r"(?:(?:\+|00)?86[ \-]?)?1[3-9]\d(?:[ \-]?\d{4}){2}(?!\d)")
+# International phones, checked separately from the digit runs above. Every form carries a mark
+# an ordinary number lacks: a +/00 country code, a NANP (area) code, or a national trunk 0.
+# Each pattern opens with a plain character class and checks the character before it with a
+# look-behind placed after that first character, so the engine can skip ahead to candidates.
+_B = r"[0-9A-Za-z+\-./(]"  # a phone never continues a word, a number, a path or a sign
+_PHONE_END = r"(?![0-9A-Za-z]|[.\-]\d)"
+_INTL_PHONE = re.compile(
+    rf"(?:\+(?<!{_B}\+)|0(?<!{_B}0)0)[1-9]\d{{0,2}}(?:[ .\-]?\(0\))?"
+    r"(?:[ .\-]?\(\d{1,5}\))?(?:[ .\-]?\d{1,10})(?:[ .\-]\d{1,10}){0,6}" + _PHONE_END
+)
+_NANP_PHONE = re.compile(
+    rf"(?:1(?<!{_B}1)[ .\-]?(?:\([2-9]\d{{2}}\) ?|[2-9]\d{{2}}[ .\-])"
+    rf"|\((?<!{_B}\()[2-9]\d{{2}}\) ?|[2-9](?<!{_B}[2-9])\d{{2}}[ .\-])"
+    r"[2-9]\d{2}[ .\-]\d{4}" + _PHONE_END
+)
+_NATIONAL_PHONE = re.compile(
+    rf"(?:\((?<!{_B}\()0[1-9]\d{{0,3}}\) ?|0(?<!{_B}0)[1-9]\d{{0,3}}[ \-]?)\d{{2,4}}(?:[ \-]?\d{{2,4}}){{1,3}}"
+    + _PHONE_END
+)
 _ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
-_CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])")
+_CARD = re.compile(r"(?<![0-9A-Za-z-])\d(?:[ -]?\d){12,18}(?![\d])")
+_CARD_WORD = re.compile(r"(?i:card|visa|master|amex|maestro|debit|credit|卡)")
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,6}\.[A-Za-z]{2,24}(?![A-Za-z0-9-])"
 )
@@ -36,23 +56,64 @@ _CJK = r"\u4e00-\u9fff"
 _NUM = r"[0-9一二三四五六七八九十百零〇两]{1,6}"
 # Anchor on the part every street address has (a street or estate followed by a number), then
 # walk back over the place names in Python; a regex that guessed the prefix would backtrack.
+# People type spaces around the numbers ("文三路 478 号 3 幢 1202"), so allow one between parts.
 _ZH_ANCHOR = re.compile(
-    rf"(?:大街|大道|路|街|巷|弄|胡同|里){_NUM}(?:号|弄)|(?:小区|花园|公寓|大厦|新村|家园|苑)(?={_NUM}(?:号楼|号院|栋|幢|座|单元|号))"
+    rf"(?:大街|大道|路|街|巷|弄|胡同|里) ?{_NUM} ?(?:号|弄)"
+    rf"|(?:小区|花园|公寓|大厦|新村|家园|苑|社区|广场)(?= ?{_NUM} ?(?:号楼|号院|栋|幢|座|单元|号))"
 )
-_ZH_UNITS = re.compile(rf"(?:[-—]?{_NUM}(?:号楼|号院|栋|幢|座|单元|层|楼|室|号|弄)){{1,5}}")
+_ZH_UNITS = re.compile(
+    rf"(?: ?[-—]? ?{_NUM} ?(?:号楼|号院|栋|幢|座|单元|层|楼|室|号|弄)){{1,5}}"
+    rf"(?: ?[-—]? ?\d{{2,5}} ?室?(?![\d年月日时点分元块岁个:：.,/]))?"
+)
+# "478号3-1202" / "3栋1202": a building-room pair typed without unit words.
+_ZH_ROOM = re.compile(r" ?\d{1,4} ?[-—] ?\d{2,5} ?室?(?![\d年月日时点分元块岁个:：.,/-])")
 _ZH_LEAD = re.compile(r".*(?:住在|住|搬到|搬去|位于|寄到|送到|发到|地址|址|在|是|到|为|和|跟|从|去)")
 _ZH_ADMIN_PREFIX = re.compile(rf"^(?:[{_CJK}]{{1,8}}?(?:省|自治区|特别行政区|市|区|县)){{1,4}}")
 _ZH_BACK = 24  # how far back the place names of one address may reach
 
 _EN_SUFFIX = (
     r"(?i:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|parkway|pkwy"
-    r"|way|place|pl|terrace|square|sq|highway|hwy|close|crescent)"
+    r"|way|place|pl|terrace|square|sq|highway|hwy|close|crescent|grove|gardens|gdns|mews|row"
+    r"|circle|cir|trail|alley|quay|wharf)"
+)
+_EN_UNIT = r"(?i:apt|apartment|suite|ste|unit|flat|#)\.?\s*#?[A-Za-z0-9-]{1,6}\b"
+_CITY = r"[A-Z][A-Za-z'-]{1,20}\b(?:\s+[A-Z][A-Za-z'-]{1,20}\b){0,3}"
+# UK postcode ("G3 7SA", "SW1A 1AA"), US state + ZIP ("IL 62704"), or a 4-5 digit postcode and city.
+_UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?\s\d[ABD-HJLNP-UW-Z]{2}\b"
+_EN_TAIL = (
+    rf"(?:,\s*{_CITY})?"
+    rf"(?:,?\s+(?:{_UK_POSTCODE}|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?(?!\d))"
+    r"|,\s*\d{4,5}\s+[A-ZÄÖÜ][a-zäöüß]{1,20}\b)?"
 )
 _EN_ADDRESS = re.compile(
-    r"(?<![\w.])\d{1,5}[A-Za-z]?\s+(?:[A-Z][A-Za-z'-]{0,20}\s+){1,4}" + _EN_SUFFIX + r"\b\.?"
-    r"(?:,?\s*(?i:apt|apartment|suite|ste|unit|flat|#)\.?\s*#?[A-Za-z0-9-]{1,6}\b)?"
-    r"(?:,\s*[A-Z][A-Za-z'-]{1,20}(?:\s+[A-Z][A-Za-z'-]{1,20}){0,3})?"
+    r"\d(?<![\w.]\d)\d{0,4}[A-Za-z]?\s+"
+    r"(?:(?:\d{1,3}(?:st|nd|rd|th)|[A-Z][A-Za-z'-]{0,20})\s+){1,4}" + _EN_SUFFIX + r"\b\.?"
+    r"(?:\s+(?:[NS][EW]?|[EW])\b)?"
+    rf"(?:,?\s*{_EN_UNIT})?" + _EN_TAIL
 )
+_EN_UNIT_BEFORE = re.compile(_EN_UNIT + r",?\s+$")
+_EU_CITY_TAIL = r"(?:,?\s*\d{4,5}\s+[A-ZÄÖÜ][a-zäöüßà-ÿ]{1,20}\b)?"
+# Continental streets: "Hauptstraße 5, 10115 Berlin", "Via Roma 12", "12 rue de Rivoli, 75001 Paris".
+# German street words are glued to the name, so anchor on the ending and walk back in Python.
+_DE_ANCHOR = re.compile(
+    r"(?:[sS]tra(?:ße|sse)|[sS]tr\.|[wW]eg|[aA]llee|[pP]latz|[gG]asse)\s+\d{1,4}[a-z]?(?![\w.,]\d)\b" + _EU_CITY_TAIL
+)
+_SOUTH_ADDRESS = re.compile(
+    r"(?:Via|Viale|Piazza|Calle|Carrer|Avenida|Rua)\s+(?:(?:de|del|della|di|da|do|dos|la)\s+){0,2}"
+    r"[A-Z][a-zà-ÿ'-]{1,25}(?:\s+[A-Z][a-zà-ÿ'-]{1,25}){0,2}\s+\d{1,4}[a-z]?(?![\w.,]\d)\b" + _EU_CITY_TAIL
+)
+_FR_ADDRESS = re.compile(
+    r"\d(?<![\w.]\d)\d{0,3}(?:bis|ter)?,?\s+(?i:rue|avenue|boulevard|bd|place|chemin|allée|impasse|quai)\s+"
+    r"(?:(?:de|du|des|la|le|d'|l')\s*){0,3}[A-ZÀ-Ý][A-Za-zÀ-ÿ'-]{1,25}(?:\s+[A-Z][A-Za-zÀ-ÿ'-]{1,25}){0,3}"
+    r"(?:,?\s*\d{5}\s+[A-Z][A-Za-zÀ-ÿ'-]{1,20}\b)?"
+)
+# A postcode on its own is only an address when the text says so.
+_POSTCODE = re.compile(
+    r"(?i:post\s?code|postal\s+code|zip(?:\s+code)?|plz|邮编|邮政编码)\s*(?:is|was|:|：|是|为)?\s*"
+    rf"({_UK_POSTCODE}|\d{{5}}(?:-\d{{4}})?(?!\d)|\d{{6}}(?!\d))"
+)
+
+
 _PW_VALUE_STOP = frozenset(
     "wrong incorrect correct right the a an not too same strong weak reset expired required "
     "changed forgotten lost saved stored secret safe long short hard easy simple".split()
@@ -65,6 +126,58 @@ _EN_PIN = re.compile(r"(?i:\bpin(?:\s+(?:code|number))?\s*(?:is|was|=|:)\s*)(\d{
 _ZH_PASSWORD = re.compile(
     r"(?:密码|口令|(?i:pin)码?)\s*(?:是|为|:|：|=)\s*([A-Za-z0-9!@#$%^&*._+=~?-]{1,64})"
 )
+
+
+def _latin(ch: str) -> bool:
+    return ch.isalpha() and ch < "\u0250"
+
+
+def _de_street_start(text: str, anchor: int) -> int:
+    """Start of the street name ending at `anchor` ("Haupt|straße", "Berliner |Straße"), or -1."""
+    start = anchor
+    while start > max(0, anchor - 30) and _latin(text[start - 1]):
+        start -= 1
+    if start == anchor:  # "Straße 5" on its own: take one capitalised word before it
+        prev = start - 1
+        if prev > 0 and text[prev] in " -":
+            word = prev
+            while word > max(0, prev - 26) and _latin(text[word - 1]):
+                word -= 1
+            glued = word > 0 and (text[word - 1].isdigit() or _latin(text[word - 1]))
+            if word < prev and text[word].isupper() and not glued:
+                return word
+    if start > 0 and (text[start - 1].isdigit() or _latin(text[start - 1])):
+        return -1
+    return start if text[start].isupper() else -1
+
+
+_FR_WORDS = ("rue", "avenue", "boulevard", "bd", "place", "chemin", "allée", "impasse", "quai")
+_SOUTH_WORDS = ("Via", "Viale", "Piazza", "Calle", "Carrer", "Avenida", "Rua")
+_DE_WORDS = ("stra", "str.", "weg", "allee", "platz", "gasse")
+
+
+def _en_address_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    for m in _EN_ADDRESS.finditer(text):
+        start = m.start()
+        unit = _EN_UNIT_BEFORE.search(text, max(0, start - 24), start)
+        yield 5, _span("address", text, unit.start() if unit else start, m.end())
+    lowered = text.lower()
+    if any(w in lowered for w in _FR_WORDS):
+        for m in _FR_ADDRESS.finditer(text):
+            yield 5, _span("address", text, m.start(), m.end())
+    if any(w in text for w in _SOUTH_WORDS):
+        for m in _SOUTH_ADDRESS.finditer(text):
+            if m.start() == 0 or not text[m.start() - 1].isalnum():
+                yield 5, _span("address", text, m.start(), m.end())
+    if any(w in lowered for w in _DE_WORDS):
+        for m in _DE_ANCHOR.finditer(text):
+            start = _de_street_start(text, m.start())
+            if start >= 0:
+                yield 5, _span("address", text, start, m.end())
+    lowered = text.lower()
+    if any(w in lowered for w in ("post", "zip", "plz", "邮")):
+        for m in _POSTCODE.finditer(text):
+            yield 5, _span("address", text, m.start(1), m.end(1))
 
 
 def _digits(value: str) -> str:
@@ -144,15 +257,57 @@ def _digit_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             if id_number_ok(m.group(0)):
                 yield 1, _span("id_number", text, m.start(), m.end())
         for m in _PHONE.finditer(text, max(0, lo - 5), hi):
-            if m.start() == 0 or not (text[m.start() - 1].isdigit() or text[m.start() - 1] in "+-"):
+            before = text[m.start() - 1] if m.start() else ""
+            if not (before.isdigit() or before in "+-" or ("a" <= before.lower() <= "z")):
                 yield 2, _span("phone", text, m.start(), m.end())
         for m in _CARD.finditer(text, lo, hi):
             digits = _digits(m.group(0))
-            if not luhn_ok(digits) or _ID_CONTEXT.search(text, max(0, m.start() - 24), m.start()):
+            if not luhn_ok(digits) or not _card_shaped(m.group(0)) or _id_context(text, m.start()):
                 continue
             if len(digits) == 18 and id_number_ok(m.group(0)):
                 continue
             yield 3, _span("bank_card", text, m.start(), m.end())
+
+
+_GROUP = re.compile(r"[ -]")
+
+
+def _card_shaped(value: str) -> bool:
+    """A card is written unbroken, in fours (4-4-4-4, 4-4-4-4-3) or in the Amex 4-6-5 layout."""
+    groups = [len(g) for g in _GROUP.split(value)]
+    if len(groups) == 1:
+        return True
+    if groups in ([4, 6, 5], [4, 6, 4]):
+        return True
+    return all(g == 4 for g in groups[:-1]) and 1 <= groups[-1] <= 4
+
+
+def _id_context(text: str, start: int) -> bool:
+    """True when an order/ticket word names the number, and no card word comes between them."""
+    window = text[max(0, start - 24) : start]
+    named = list(_ID_CONTEXT.finditer(window))
+    return bool(named) and not _CARD_WORD.search(window, named[-1].end())
+
+
+def _phone_digits_ok(value: str, lo: int, hi: int) -> bool:
+    return lo <= sum(map(str.isdigit, value.replace("(0)", ""))) <= hi
+
+
+def _intl_phone_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    if "+" in text or "00" in text:
+        for m in _INTL_PHONE.finditer(text):
+            if _phone_digits_ok(m.group(0), 9, 15) and not _named_as_id(text, m.start()):
+                yield 2, _span("phone", text, m.start(), m.end())
+    for m in _NANP_PHONE.finditer(text):
+        yield 2, _span("phone", text, m.start(), m.end())
+    if "0" in text:
+        for m in _NATIONAL_PHONE.finditer(text):
+            if _phone_digits_ok(m.group(0), 10, 11) and not _named_as_id(text, m.start()):
+                yield 2, _span("phone", text, m.start(), m.end())
+
+
+def _named_as_id(text: str, start: int) -> bool:
+    return _ID_CONTEXT.search(text, max(0, start - 16), start) is not None
 
 
 def _password_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
@@ -183,7 +338,7 @@ def _zh_address_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
         if start == m.start():
             continue  # a bare "路5号" with no street name is more likely a bus stop or a date
         end = m.end()
-        units = _ZH_UNITS.match(text, end)
+        units = _ZH_UNITS.match(text, end) or _ZH_ROOM.match(text, end)
         if units:
             end = units.end()
         last_end = end
@@ -196,10 +351,10 @@ def _raw_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
         for m in _EMAIL.finditer(text):
             yield 0, _span("email", text, m.start(), m.end())
     yield from _digit_spans(text)
+    yield from _intl_phone_spans(text)
     yield from _password_spans(text)
     yield from _zh_address_spans(text)
-    for m in _EN_ADDRESS.finditer(text):
-        yield 5, _span("address", text, m.start(), m.end())
+    yield from _en_address_spans(text)
 
 
 def _non_overlapping(spans: Iterable[tuple[int, SensitiveSpan]]) -> list[SensitiveSpan]:
