@@ -252,7 +252,9 @@ def test_quoted_text_is_ignored() -> None:
 def test_one_megabyte_is_fast(big: str) -> None:
     start = time.perf_counter()
     extract_rules(big, NOW)
-    assert time.perf_counter() - start < 1.0
+    # a hang guard, not a speed target (figures come from benchmarks): catastrophic
+    # backtracking on 1 MB would take minutes, linear matching well under a second
+    assert time.perf_counter() - start < 20.0
 
 
 @settings(max_examples=200, deadline=None)

@@ -238,4 +238,6 @@ def test_ordinary_numbers_not_flagged(text: str) -> None:
 def test_megabyte_adversarial_input_is_fast(big: str) -> None:
     start = time.perf_counter()
     find_sensitive(big)
-    assert time.perf_counter() - start < 2.0
+    # a hang guard, not a speed target (figures come from benchmarks): catastrophic
+    # backtracking on 1 MB would take minutes, linear matching well under a second
+    assert time.perf_counter() - start < 20.0
