@@ -35,6 +35,12 @@ def language(text: str) -> str:
     return "zh" if cjk and cjk * 3 >= latin else "en"
 
 
+# The last ", is it …?" / " - can I …?" clause of an English sentence ending in "?".
+_EN_TAIL_QUESTION = re.compile(
+    r"(?i)(?:,|\s[-–—]|:)\s*((?:so |and |but )?(?:what|where|who|when|why|how|which|is|are|do|does|did|can|could|would|will|should|am|was|were)\b[^,:–—]*\?)$"
+)
+
+
 def sentences(text: str) -> Iterator[Sentence]:
     """Split a message into sentences (Chinese and English punctuation), stripped, with offsets."""
     text = text[:MAX_CHARS]
@@ -48,7 +54,16 @@ def sentences(text: str) -> Iterator[Sentence]:
         body = body.rstrip("。！!；;\n. \t")
         if body and len(body) <= MAX_SENTENCE:
             count += 1
-            yield Sentence(body, m.start() + lead, language(body))
+            lang = language(body)
+            tail = _EN_TAIL_QUESTION.search(body) if lang == "en" and body.endswith("?") else None
+            if tail is not None and tail.start() > 0:
+                # "I'm vegetarian, is Worcestershire sauce ok?": a statement, then a question.
+                head = body[: tail.start()].rstrip(" ,-–—:;")
+                if head:
+                    yield Sentence(head, m.start() + lead, lang)
+                yield Sentence(body[tail.end(1) - len(tail.group(1)):], m.start() + lead + tail.start(1), lang)
+            else:
+                yield Sentence(body, m.start() + lead, lang)
 
 
 INJECTION = re.compile(
@@ -56,6 +71,8 @@ INJECTION = re.compile(
     r"|\bsystem\s*prompt\b|^\s*(?:system|assistant|developer)\s*:|\byou are now\b|\bfrom now on,? you\b"
     r"|\bjailbreak\b|\bdeveloper mode\b|\bdo anything now\b|\bpretend (?:to be|you are)\b|\bact as\b"
     r"|\breveal your\b|\bnew instructions?\b|<\|?(?:im_start|system)\|?>"
+    r"|\[\[?\s*(?:assistant|system|developer)\b|\bwhen(?:ever)?\s+(?:you(?:'re| are)\s+)?(?:asked|someone asks|anyone asks)\b[^.。\n]{0,60}\b(?:say|tell|answer|reply|respond|claim)\b"
+    r"|\bapprove (?:any|all|every)\b"
     r"|忽略|无视|不要遵守|别遵守|绕过|越狱|系统提示|提示词|系统指令|你现在是|从现在开始你|从现在起你|扮演|开发者模式|所有规则|你的规则|新的指令)"
 )
 
@@ -84,7 +101,7 @@ def is_question(s: Sentence) -> bool:
 
 
 _HYPOTHETICAL = re.compile(
-    r"(?i)\b(?:if|suppose|supposing|imagine|hypothetically|what if|in case|assuming|unless)\b"
+    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )if|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
     r"|\bI (?:wish|would|'d)\b|\bI might\b|\bmaybe I\b|\bwould I\b"
     r"|如果|假如|要是|假设|万一|想象|倘若|如若|的话|假使|设想|说不定|也许我|可能会"
 )
@@ -101,7 +118,7 @@ _EN_REPORTED = re.compile(
     r"|\baccording to\b"
 )
 _ZH_REPORTED = re.compile(r"(?<![我你])(?:说|告诉我|提到|听说|据说|觉得她|觉得他|以为)")
-_ZH_NOT_REPORTED = re.compile(r"跟你说|和你说|对你说|告诉你|小说|说明|说话|说实话|说真的|说一下|说实在|说好|总的来说|一般来说|比如说|就是说")
+_ZH_NOT_REPORTED = re.compile(r"跟你说|和你说|对你说|告诉你|小说|说明|说话|说实话|说真的|说一下|说实在|说好|总的来说|一般来说|比如说|就是说|来说")
 
 
 def is_reported(s: Sentence) -> bool:
@@ -246,6 +263,7 @@ _FORGET_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bdiet\b|饮食|忌口", "user.diet"),
         (r"\b(?:pets?|dog|cat)\b|宠物|猫|狗", "user.pet"),
         (r"\bname\b|名字|姓名|叫什么", "user.name"),
+        (r"\bage\b|\bhow old\b|年龄|岁数", "user.age"),
     )
 )
 FAMILY_ZH = {

@@ -108,12 +108,14 @@ def _job(s: Sentence, now: datetime) -> Iterator[Candidate]:
     m = re.search(rf"我(?:现在|目前|一直|刚)?在([A-Za-z][\w&.\- ]{{0,30}}?|[{_CJK}A-Za-z]{{2,12}}?)(?:工作|上班|实习|任职|当|做)", t)
     if m is None:
         m = re.search(rf"我(?:刚|已经|最近)?(?:入职了?|跳槽到了?|加入了?|去了)([A-Za-z][\w&.\-]{{0,30}}|[{_CJK}]{{2,10}}?)(?:公司|了|$|，|,)", t)
+    if m and m.group(0).endswith(("做", "当")) and re.match(r"了|过|个|一|运动|饭|菜|作业|家务|瑜伽|实验|手术|检查|生意|志愿|义工|梦", t[m.end() :]):
+        m = None
     if m:
         org = clean(m.group(1))
         if org and not org.startswith(("一家", "一个", "家里", "家")) and zh_city_in(org) != org and zh_place(org) != org:
             yield make(s, f"用户在{org}工作。", Category.FACT, slot="user.employer", value=org,
                        entities=[org], importance=4)
-    m = re.search(rf"我(?:已经)?从([A-Za-z][\w&.\-]{{0,30}}|[{_CJK}]{{2,10}}?)(?:离职|辞职)", t)
+    m = re.search(rf"我(?:{_WHEN})*从([A-Za-z][\w&.\-]{{0,30}}|[{_CJK}]{{2,10}}?)(?:离职|辞职)", t)
     if m:
         yield make(s, f"用户已从{m.group(1)}离职。", Category.FACT, slot="user.employer",
                    entities=[m.group(1)], importance=4, override=True)
@@ -124,21 +126,33 @@ _PETS = "猫咪|小猫|猫|狗狗|小狗|狗|兔子|仓鼠|鹦鹉|乌龟|金鱼|
 _COUNT = r"(?:一个|一只|一条|一头|两个|两只|三个|个|只|条|位)?"
 
 
+_ROMANTIC = frozenset("男朋友 女朋友 男友 女友 对象".split())
+
+
+_FAM = {**FAMILY_ZH, "妈": "mother", "爸": "father", "老婆大人": "wife"}
+_REL_ANY = "|".join(sorted(_FAM, key=len, reverse=True))
+
+
+def _rel_slot(rel: str) -> str:
+    """Boyfriend, girlfriend and 对象 share one slot, so "分手了" can supersede whichever it was."""
+    return "user.family.partner" if rel in _ROMANTIC else f"user.family.{_FAM[rel]}"
+
+
 def _family(s: Sentence, now: datetime) -> Iterator[Candidate]:
     t = s.text
     m = re.search(rf"我(?:的|家)?({_REL})(?:的名字)?(?:叫|名叫|是)\s*({_NAME})", t)
     if m is None:
         m = re.search(rf"我有{_COUNT}({_REL})[，,]?(?:她|他)?(?:叫|名叫)\s*({_NAME})", t)
     name = _zh_name(m.group(2)) if m else None
-    if m and name and not re.match(rf"(?:{_JOB_SUFFIX}|一名|一个|个)", name):
+    if m and name and not re.match(rf"(?:{_JOB_SUFFIX}|一名|一个|个|[^，,\s]{{0,6}}(?:{_JOB_SUFFIX}))", name):
         rel = m.group(1)
-        yield make(s, f"用户的{rel}叫{name}。", Category.FACT, slot=f"user.family.{FAMILY_ZH[rel]}",
+        yield make(s, f"用户的{rel}叫{name}。", Category.FACT, slot=_rel_slot(rel),
                    value=name, entities=[name, rel], importance=4)
         return
     m = re.search(rf"我有{_COUNT}({_REL})", t)
     if m:
         rel = m.group(1)
-        yield make(s, f"用户有{m.group(0)[2:]}。", Category.FACT, slot=f"user.family.{FAMILY_ZH[rel]}",
+        yield make(s, f"用户有{m.group(0)[2:]}。", Category.FACT, slot=_rel_slot(rel),
                    entities=[rel], importance=4)
 
 
@@ -200,10 +214,14 @@ def _diet(s: Sentence, now: datetime) -> Iterator[Candidate]:
         diet = "素食" if "素" in m.group(1) else m.group(1)
         yield make(s, f"用户{'吃素' if diet == '素食' else '饮食：' + diet}。", Category.PREFERENCE,
                    slot="user.diet", value=diet, entities=[diet], importance=4)
-    m = re.search(r"我(?:现在|已经|一直|从来|从小)?(?:不吃|不能吃|不碰|戒了|忌口)([^，。！？,.!?；;\s]{1,16})", t)
-    if m and m.group(1) not in ("饭", "了", "早饭", "早餐", "午饭", "晚饭") and not m.group(1).startswith("素"):
-        for item in _items(m.group(1)):
-            yield make(s, f"用户不吃{item}。", Category.PREFERENCE, slot=f"user.diet.avoid.{item}",
+    m = re.search(r"我(?:现在|已经|一直|从来|从小)?(不吃|不能吃|不太能吃|不怎么能吃|不大能吃|吃不了|吃不得|不敢吃|不太吃|不碰|戒了|忌口)([^，。！？,.!?；;\s]{1,16})", t)
+    if m and m.group(2) not in ("饭", "了", "早饭", "早餐", "午饭", "晚饭") and not m.group(2).startswith("素"):
+        verb = "不吃" if m.group(1) in ("不碰", "戒了", "忌口") else m.group(1)
+        # Keep the user's own detail ("一点点辣就满头大汗，川菜基本告别了"): later questions use those words.
+        rest = clean(t[m.end() :])[:40]
+        more = f"（{rest}）" if len(rest) >= 4 else ""
+        for item in _items(m.group(2)):
+            yield make(s, f"用户{verb}{item}{more}。", Category.PREFERENCE, slot=f"user.diet.avoid.{item}",
                        value="no", entities=[item], importance=4)
     m = re.search(r"我(?:对|吃)?([^，。！？,.!?；;\s我]{1,16}?)(?:严重|有点|有些)?过敏|我(?:有)?过敏(?:源是|的是)?([^，。！？,.!?；;\s]{1,16})", t)
     if m:
@@ -285,7 +303,7 @@ def _decision(s: Sentence, now: datetime) -> Iterator[Candidate]:
                override=bool(re.search(r"换成|改用|改成", head)))
 
 
-_PLAN_CUE = re.compile(r"要|去|得|准备|打算|计划|约了|有个|有一个|出差|开会|考试|面试|航班|飞|回|截止|交|参加|见|搬|出发|旅游|旅行|生日|婚礼|聚会|体检|复查|手术|上学|开学|入职|报到|演出|发布")
+_PLAN_CUE = re.compile(r"要|去|得|准备|打算|计划|约了|订了|定了|预约了?|预订了?|挂了号|买了票|提醒|别忘|有个|有一个|出差|开会|考试|面试|航班|飞|回|截止|交|参加|见|搬|出发|旅游|旅行|生日|婚礼|聚会|体检|复查|手术|上学|开学|入职|报到|演出|发布")
 _EVENT_ZH = re.compile(r"出差|开会|会议|考试|面试|航班|飞机|截止|婚礼|手术|体检|入职|发布|上线|答辩")
 
 
@@ -307,7 +325,7 @@ def _plan(s: Sentence, now: datetime) -> Iterator[Candidate]:
     if when[1].date() != when[0].date():
         day += "至" + when[1].strftime("%Y-%m-%d")
     ev = _EVENT_ZH.search(t)
-    yield make(s, f"用户计划（{day}）：{t}。", Category.GOAL,
+    yield make(s, f"用户的计划安排（{day}）：{t}。", Category.GOAL,
                entities=places + ([ev.group(0)] if ev else []), importance=4 if ev or places else 3,
                event_at=when[0], expires_at=when[1] + timedelta(days=1))
 
@@ -321,17 +339,24 @@ def _identifier(s: Sentence, now: datetime) -> Iterator[Candidate]:
         if not re.search(r"\d", ident) or len(ident) < 4:
             continue
         kind = m.group(1)
-        yield make(s, f"用户的{kind}是{ident}。", Category.IDENTIFIER, value=ident,
+        # Keep what the number is for ("京东买的空气净化器"): a later question names the thing, not the number.
+        around = clean(re.sub(r"\s+", " ", (s.text[: m.start()] + "，" + s.text[m.end() :]).strip("，, ")))
+        around = re.sub(r"[，,\s]*[，,][，,\s]*", "，", around)[:60]
+        note = f"（{around}）" if len(around) >= 4 else ""
+        yield make(s, f"用户的{kind}是{ident}{note}。", Category.IDENTIFIER, value=ident,
                    entities=[ident, kind], importance=4, confidence=0.9)
 
 
-_FORGET_VERB = r"忘掉|忘记|忘了|删掉|删了|删除|清除|抹掉|去掉|清掉"
-_FORGET_TRIM = re.compile(r"^(?:关于|有关)?(?:我的|我)?|(?:的|相关的|有关的)?(?:记忆|信息|内容|事情|事|资料|数据|这件事|这个)?(?:吧|了|哈|啊|好吗|可以吗|吗)*$")
+_FORGET_VERB = r"忘掉|忘记|忘了|删掉|删了|删除|清除|抹掉|去掉|清掉|(?i:delete|forget|remove|erase)\s*(?:掉|了)?"
+_FORGET_TRIM = re.compile(r"^(?:算了\s*)?(?:关于|有关)?(?:我的|我)?|\s*(?:的|相关的|有关的)?(?:记忆|信息|内容|事情|那件事|这件事|那事|这事|事|资料|数据|这个|那个|那条|这条|那些|记录)?(?:吧|了|哈|啊|好吗|可以吗|吗)*$")
 
 
 def _forget(s: Sentence, now: datetime) -> Iterator[Candidate]:
     t = s.text.rstrip("？?！! ")
-    m = re.match(rf"(?:请|麻烦|你)?(?:帮我|给我)?(?:把|将)(.{{1,30}}?)(?:给)?(?:{_FORGET_VERB})(?:吧|了|掉|哈)*$", t)
+    m = re.match(rf"(?:算了\s*)?(?:请|麻烦|你)?(?:帮我|给我)?(?:把|将)(.{{1,30}}?)\s*(?:给)?(?:{_FORGET_VERB})(?:吧|了|掉|哈)*(?:$|[，,\s])", t)
+    if m is None:
+        # "跳槽那事你别记了 忘掉吧" / "地址那条别记着了": the target comes first.
+        m = re.match(r"(?:算了\s*)?(.{1,20}?)(?:那事|那件事|这事|这件事|的事|那条|这条|那个)\s*(?:你)?(?:就)?(?:别|不要|不用)再?(?:记着|记住|记得|记|存)(?:了|着|啦)?(?:$|[，,\s])", t)
     if m is None:
         m = re.match(rf"(?:请|麻烦|你)?(?:帮我|给我)?(?:{_FORGET_VERB}|(?:别|不要|不用)再?(?:记着|记住|记得|记))(?:掉)?(?:关于|有关)?(.{{1,30}})$", t)
     if m is None:
@@ -340,7 +365,8 @@ def _forget(s: Sentence, now: datetime) -> Iterator[Candidate]:
     target = _FORGET_TRIM.sub("", target).strip()
     if not target or target in ("它", "这个", "那个", "吧", "了") or looks_like_injection(target):
         return
-    yield make(s, target, Category.FACT, slot=forget_slot(target), importance=5, forget=True,
+    slot = forget_slot(target)
+    yield make(s, target, Category.FACT, slot=slot, importance=5, forget=True,
                explicit=True, confidence=0.9)
 
 
@@ -348,3 +374,274 @@ RULES: tuple[Rule, ...] = (
     _name, _city, _job, _family, _pet, _likes, _diet, _reply_style, _decision, _plan, _identifier,
 )
 EXPLICIT: tuple[Rule, ...] = (_forget, _remember)
+
+
+# -- more of how people actually say things ------------------------------------------------
+
+_NUM = r"(?:[一二两三四五六七八九十俩仨\d]{1,2})"
+_KID_WORD = r"娃娃|娃|孩子|小孩|宝宝|小朋友|崽|儿子|女儿|闺女"
+_KID_DETAIL = re.compile(r"(?:老大|老二|老三|大的|小的|大宝|二宝|儿子|女儿|闺女)[^，。,；;]{0,12}?(?:年级|岁|个月|幼儿园|小学|初中|高中|大学|初[一二三]|高[一二三])[^，。,；;]{0,4}")
+_KID_FACT = re.compile(
+    r"我(?:的|家)?(女儿|儿子|闺女|孩子|宝宝|娃)(?:今年|现在|目前)?(?:才|刚|已经)?"
+    r"((?:满)?[一二两三四五六七八九十\d]{1,3}(?:岁半?|个月)|(?:在)?(?:上|读)(?:了)?[^，。,；;\s]{1,6}?(?:年级|幼儿园|小学|初中|高中|大学|大[一二三四]|初[一二三]|高[一二三]))"
+)
+
+
+def _kids(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我家有两个娃，老大上三年级，老二才两岁' / '家里俩孩子' / '我女儿今年五岁'."""
+    t = s.text
+    m = re.search(rf"(?:我(?:们)?(?:家|家里)?|家里|家中)(?:有|养了|养着|生了|是)?({_NUM}个?)({_KID_WORD})", t)
+    if m and (re.match(r"(?:一|1)个?$", m.group(1)) is None or m.group(2) not in FAMILY_ZH):
+        count, word = m.group(1), m.group(2)
+        details = [d.group(0) for d in _KID_DETAIL.finditer(t)][:4]
+        extra = "：" + "，".join(details) if details else ""
+        yield make(s, f"用户有{count}{word}（孩子）{extra}。", Category.FACT, slot="user.family.child",
+                   value=count, entities=[word, "孩子", *details[:2]], importance=4)
+        return
+    m = _KID_FACT.search(t)
+    if m:
+        rel, what = m.group(1), m.group(2)
+        rel_key = FAMILY_ZH.get(rel, "child")
+        yield make(s, f"用户的{rel}{what}。", Category.FACT, slot=f"user.family.{rel_key}.age",
+                   value=what, entities=[rel, what], importance=4)
+
+
+def _relative_job(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我老婆是护士' / '我老公在银行上班' / '我妈以前是小学老师'."""
+    t = s.text
+    m = re.search(rf"我(?:的|家)?({_REL_ANY})(?:现在|目前|以前|之前|也)?是(?:一名|一个|个|名|一位|位)?([{_CJK}A-Za-z]{{0,8}}?(?:{_JOB_SUFFIX}))", t)
+    if m:
+        rel, job = m.group(1), m.group(2)
+        yield make(s, f"用户的{rel}是{job}。", Category.FACT, slot=f"{_rel_slot(rel)}.job", value=job,
+                   entities=[rel, job], importance=4)
+        return
+    m = re.search(rf"我(?:的|家)?({_REL_ANY})(?:现在|目前|一直)?在([{_CJK}A-Za-z]{{2,10}}?)(上班|工作|当[{_CJK}]{{1,6}}|做[{_CJK}]{{1,6}})", t)
+    if m and m.group(2) not in ("家", "家里"):
+        rel, org, what = m.group(1), m.group(2), clean(m.group(3))
+        yield make(s, f"用户的{rel}在{org}{what}。", Category.FACT, slot=f"{_rel_slot(rel)}.job", value=org,
+                   entities=[rel, org], importance=4)
+
+
+def _breakup(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我和阿杰分手了' / '跟男朋友分了' / '我们离婚了': the partner slot no longer holds."""
+    t = s.text
+    m = re.search(rf"我?(?:和|跟|与)?(?:我)?(?:的)?({_REL}|[{_CJK}A-Za-z]{{1,6}}?)?(?:已经|早就|前阵子|上周|昨天|刚|刚刚)?(分手|分了|离婚|离了婚|掰了|吹了)", t)
+    if m is None or not re.search(r"我|我们|和|跟|与", t[: m.start(2)] or "我"):
+        return
+    who = m.group(1) or ""
+    if who in ("我", "我们", "们"):
+        who = ""
+    if re.search(r"想|要|会|打算|准备|考虑|舍不得|不愿|该不该|没有?|怕|劝|如果|让", t[: m.start(2)]):
+        return
+    if who in FAMILY_ZH:
+        slot = _rel_slot(who)
+    elif m.group(2).startswith("离"):
+        slot = "user.family.spouse"
+    else:
+        slot = "user.family.partner"
+    with_whom = f"和{who}" if who else ""
+    yield make(s, f"用户已经{with_whom}{'离婚' if m.group(2).startswith('离') else '分手'}了，现在单身。",
+               Category.FACT, slot=slot, value="none", entities=[who] if who else [], importance=4,
+               override=True)
+
+
+_ORG = rf"[{_CJK}A-Za-z][{_CJK}A-Za-z0-9&]{{0,11}}?"
+_WHEN = r"现在|目前|已经|下周|下个月|上个月|上周|这个月|去年|今年|年初|年后|最近|马上|刚刚|刚|也"
+_BAD_JOB = frozenset("饭 菜 梦 作业 家务 饭菜 运动 瑜伽 志愿者 义工 生意 手术 检查 实验".split())
+
+
+def _work_role(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我在一家银行做柜员' / '去一家保险公司做理赔' / '我在医院当护士' / '转岗做理赔了'."""
+    t = s.text
+    change = re.search(r"辞职|离职|跳槽|换工作|转岗|转行|改行|switch|入职|新工作|开始", t) is not None
+    m = re.search(
+        rf"(?:我|[，,\s]|^)(?:{_WHEN})*(?:开始)?(?:在|去|到|进|跳槽到|跳到|switch\s*到|换到|转到|入职)了?\s*"
+        rf"(?:一家|一个|家|个)?(?:({_ZH_CITY_OR})的\s*)?({_ORG})\s*(?:做|当|干|负责)(?!了|过|个|一|点|些)\s*([{_CJK}A-Za-z][{_CJK}A-Za-z ]{{0,10}}?)(?=$|[，,。！!\s的了]|工作|岗位)",
+        t,
+    )
+    if m:
+        org, job = clean(m.group(2)), clean(m.group(3))
+        if org and job and job not in _BAD_JOB and zh_city_in(org) == org and not re.match(r"(?:去|到|进|跳|switch|换|转|入)", m.group(0).lstrip("我，, ")):
+            # "我在上海做产品经理": the place is a city, the job is still the job.
+            yield make(s, f"用户的工作是{job}（在{org}）。", Category.FACT, slot="user.job", value=job,
+                       entities=[job, org], importance=4, override=change)
+            return
+        if org and job and job not in _BAD_JOB and org not in ("家", "家里", "这", "那") and zh_city_in(org) != org:
+            over = change or bool(re.match(r"(?:去|到|进|跳|switch|换|转|入)", m.group(0).lstrip("我，, ")))
+            yield make(s, f"用户的工作是{job}。", Category.FACT, slot="user.job", value=job,
+                       entities=[org, job], importance=4, override=over)
+            yield make(s, f"用户在{org}工作。", Category.FACT, slot="user.employer", value=org,
+                       entities=[org] + ([m.group(1)] if m.group(1) else []), importance=4, override=over)
+            return
+    m = re.search(rf"(?:转岗|转行|改行|调岗|转)(?:去|到)?(?:做|当|干)了?\s*([{_CJK}A-Za-z]{{1,8}}?)(?=$|[，,。！!\s的了])", t)
+    if m and (job := clean(m.group(1))) and job not in _BAD_JOB:
+        yield make(s, f"用户现在做{job}。", Category.FACT, slot="user.job", value=job,
+                   entities=[job], importance=4, override=True)
+        return
+    m = re.search(r"(?:^|我|[，,]\s*)(?:现在|目前)?(?:是)?(?:做|干|搞)\s*([A-Za-z][A-Za-z ]{1,28}[A-Za-z]|[\u4e00-\u9fff]{2,8}?)\s*(?:的|这行|这一行)(?:$|[，,\s])", t)
+    if m and (job := clean(m.group(1))) and job not in _BAD_JOB and not re.search(r"饭|菜|作业|家务|梦", job):
+        yield make(s, f"用户的职业是{job}。", Category.FACT, slot="user.job", value=job,
+                   entities=[job], importance=4)
+    m = re.search(rf"我\s*(?:switch|跳槽|跳|换工作|换)\s*(?:到|去)了?\s*({_ORG})(?=了|$|[，,\s])", t)
+    if m and (org := clean(m.group(1))) and zh_city_in(org) != org:
+        yield make(s, f"用户跳槽到了{org}，现在在{org}工作。", Category.FACT, slot="user.employer",
+                   value=org, entities=[org], importance=4, override=True)
+
+
+_ZH_CITY_OR = "北京|上海|深圳|广州|杭州|成都|南京|武汉|西安|苏州|天津|重庆|长沙|厦门|青岛|[\u4e00-\u9fff]{2,3}市"
+_PROG = r"Go|Golang|Rust|Python|Java|JavaScript|TypeScript|JS|TS|C\+\+|C#|Kotlin|Swift|PHP|Ruby|Scala|Dart|Lua|Elixir|Haskell|Zig|Objective-C|SQL"
+
+
+def _code_language(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'主要写 Go' / '平时用Python' / '现在天天写Rust': the programming language used at work."""
+    m = re.search(rf"(?:主要|平时|一般|日常|天天|每天|现在|目前|工作中?|工作上)(?:都)?(?:在)?(?:写|用|是)\s*({_PROG})(?![A-Za-z+#])", s.text)
+    if m:
+        lang = m.group(1)
+        yield make(s, f"用户工作中主要写{lang}（编程语言）。", Category.FACT, slot="user.job.language",
+                   value=lang, entities=[lang], importance=4)
+
+
+_PHONE = (
+    r"iPhone\s*(?:\d{1,2}|SE|X[RS]?)?(?:\s*(?:Pro|Max|Plus|mini))*|苹果手机|苹果\d{1,2}|华为\s*(?:Mate|P|nova)?\s*\d{0,3}(?:\s*Pro)?|"
+    r"小米\s*\d{1,2}(?:\s*(?:Pro|Ultra))?|红米\s*\w{0,8}|OPPO\s*\w{0,8}|vivo\s*\w{0,8}|荣耀\s*\w{0,8}|三星\s*\w{0,8}|Galaxy\s*\w{0,8}|"
+    r"Pixel\s*\d{0,2}|一加\s*\d{0,2}|魅族\s*\d{0,2}|安卓手机|小米手机|华为手机"
+)
+
+
+_OTHER = re.compile(rf"我|{_REL_ANY}|他们|她们|他|她|同事|朋友|同学|老板|室友|舍友|闺蜜|兄弟")
+_NOT_DONE = re.compile(r"想|要不要|打算|准备|考虑|纠结|犹豫|该不该|不如|还是别|没")
+
+
+def _about_someone_else(prefix: str) -> bool:
+    """True when the last person named before the verb is not the user ("我老公换了个华为")."""
+    people = _OTHER.findall(prefix)
+    return bool(people) and people[-1] != "我"
+
+
+def _phone(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'换了个iPhone 15' / '我用的是安卓手机，小米14' / '新买了华为Mate 60'."""
+    t = s.text
+    m = re.search(rf"(?:换了|换成了?|换到|换回了?|入手了?|新买了|买了|刚买了|新入了)(?:个|一个|一台|部|一部|台|新的)?\s*({_PHONE})", t)
+    if m and not _about_someone_else(t[: m.start()]) and not _NOT_DONE.search(t[: m.start()]):
+        phone = m.group(1).strip()
+        if "手机" in phone or re.search(r"手机|机子|iPhone|小米|华为|苹果|安卓", t):
+            yield make(s, f"用户的手机换成了{phone}。", Category.FACT, slot="user.device.phone", value=phone,
+                       entities=[phone, "手机"], importance=3, override=True)
+            return
+    m = re.search(rf"我(?:现在|目前|一直)?(?:的手机是|手机是|手机用的是|用的是|用的|用|拿的是)\s*(?:安卓|苹果)?(?:手机)?[，,\s]*({_PHONE})", t)
+    if m:
+        phone = m.group(1).strip()
+        yield make(s, f"用户的手机是{phone}。", Category.FACT, slot="user.device.phone", value=phone,
+                   entities=[phone, "手机"], importance=3)
+
+
+_TOOLS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    ("notes", "记笔记（笔记/知识库软件）", ("笔记", "知识库"),
+     r"印象笔记|Evernote|Obsidian|Notion|OneNote|有道云笔记|语雀|Logseq|Bear|飞书文档|幕布|Roam(?: Research)?|思源笔记|Joplin"),
+    ("browser", "上网（浏览器）", ("浏览器",), r"Chrome|Safari|Edge|Firefox|火狐|Arc|夸克浏览器|QQ浏览器"),
+    ("editor", "写代码（编辑器/IDE）", ("编辑器", "IDE"),
+     r"VS ?Code|Vim|Neovim|Emacs|Cursor|IntelliJ(?: IDEA)?|PyCharm|GoLand|Sublime(?: Text)?|Zed"),
+    ("music", "听歌（音乐App）", ("音乐", "听歌"), r"网易云音乐|网易云|QQ音乐|Apple Music|Spotify|酷狗|酷我"),
+    ("input", "打字（输入法）", ("输入法",), r"搜狗输入法|微信输入法|百度输入法|讯飞输入法|Gboard|Rime"),
+)
+
+
+def _tools(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我记笔记一直用印象笔记' / '换成 Obsidian 了，之前用印象笔记': one slot per kind of tool."""
+    t = s.text
+    for key, label, words, apps in _TOOLS:
+        sw = re.search(rf"(?:换成|换到|换了|改用|转到|转用|迁到|迁移到|搬到|switch\s*(?:到|to)|切到|切换到)了?\s*({apps})", t)
+        if sw and (_about_someone_else(t[: sw.start()]) or _NOT_DONE.search(t[: sw.start()])):
+            continue
+        if sw:
+            new = sw.group(1)
+            rest = t[: sw.start()] + " " + t[sw.end() :]
+            was = next((o.group(0) for o in re.finditer(apps, rest) if o.group(0) != new), None)
+            tail = f"，不再用{was}" if was else ""
+            yield make(s, f"用户现在用{new}{label}{tail}。", Category.PREFERENCE, slot=f"user.tool.{key}",
+                       value=new, entities=[new, *words] + ([was] if was else []), importance=4, override=True)
+            continue
+        use = re.search(rf"我(?:现在|目前|平时|一般|一直|都)?(?:[{_CJK}]{{1,4}})?(?:一直|都|主要|平时)?(?:用|使用|用的是|在用)\s*({apps})", t)
+        if use and not re.search(r"不(?:再)?用|没用过|不想用", t):
+            app = use.group(1)
+            yield make(s, f"用户用{app}{label}。", Category.PREFERENCE, slot=f"user.tool.{key}",
+                       value=app, entities=[app, *words], importance=3)
+
+
+def _only(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我喝咖啡只喝美式，不加糖不加奶' / '米饭只吃糙米' / '最好是浅烘的豆子'."""
+    t = s.text
+    m = re.search(rf"(?:我(?:平时)?)?(?:(喝|吃|用|听|看|穿|抽)([{_CJK}A-Za-z]{{1,6}}?)(?:的话|都|一般|基本)?)?只(?:喝|吃|用|听|看|穿|抽|要|点)(?!了|过|一|两|几|半|[\d])\s*([{_CJK}A-Za-z0-9 ]{{1,10}}?)(?=$|[，,。！!；;\s的])", t)
+    if m and _about_someone_else(t[: m.start()]):
+        m = None
+    if m and (thing := clean(m.group(3))) and thing not in ("一点", "一口", "一次", "一顿", "两顿", "三顿", "一杯"):
+        about = m.group(2) or ""
+        nxt = re.match(r"[，,\s]*([^，,。！!；;\s]{2,8})", t[m.end() :])
+        more = "，" + nxt.group(1) if nxt and re.match(r"不加|不放|不要|少|去|加|要", nxt.group(1)) else ""
+        verb = m.group(0)[m.group(0).find("只") :][:2]
+        head = f"{m.group(1)}{about}" if about else ""
+        yield make(s, f"用户{head}{verb}{thing}{more}。", Category.PREFERENCE,
+                   slot=f"user.likes.{slot_key(about) or slot_key(thing) or 'only'}", value=thing,
+                   entities=[thing] + ([about] if about else []), importance=3)
+        return
+    m = re.search(rf"(?:^|[，,\s]|我)(?:还是|比较)?(?:最好是|最好|更喜欢|更爱|偏好|偏爱|倾向于?)\s*([{_CJK}A-Za-z]{{1,6}}?)的([{_CJK}A-Za-z]{{1,6}})$", t)
+    if m and future_date(t, now) is None:
+        what, kind = m.group(1), m.group(2)
+        yield make(s, f"用户偏好{what}的{kind}。", Category.PREFERENCE,
+                   slot=f"user.likes.{slot_key(kind) or 'style'}.{slot_key(what) or 'x'}", value=what,
+                   entities=[what, kind], importance=3)
+
+
+# What each intolerance rules out, in the words a later question would use ("拿铁可以喝吗").
+_INTOLERANT_FOODS = {
+    "乳糖": "牛奶、酸奶、奶酪芝士、奶油、冰淇淋、拿铁等奶咖奶茶",
+    "麸质": "小麦面粉、面包、面条、蛋糕、啤酒",
+    "酒精": "酒、啤酒、红酒",
+    "果糖": "水果、果汁、蜂蜜",
+}
+
+
+def _intolerance(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我乳糖不耐受' / '乳糖不耐，喝牛奶就拉肚子' / '我对麸质不耐受'."""
+    m = re.search(rf"(?:我|对)?([{_CJK}]{{2,3}}?)不耐(?:受)?", s.text)
+    if m is None:
+        return
+    what = m.group(1).lstrip("对")
+    foods = _INTOLERANT_FOODS.get(what)
+    if foods is None and not re.search(r"喝|吃|拉肚子|肚子|过敏|胀气", s.text):
+        return
+    note = f"，吃喝含{what}的东西（{foods}）会不舒服" if foods else ""
+    yield make(s, f"用户{what}不耐受{note}。", Category.FACT, slot=f"user.diet.intolerance.{what}",
+               value=what, entities=[what] + ([foods.split("、")[0]] if foods else []), importance=5)
+
+
+_REGIONS = (
+    "东北|西北|华北|华南|华东|华中|西南|江南|江浙|潮汕|闽南|川渝|苏北|苏南|胶东|岭南|"
+    "黑龙江|吉林|辽宁|内蒙古|河北|河南|山东|山西|陕西|甘肃|青海|宁夏|新疆|西藏|四川|贵州|云南|"
+    "湖南|湖北|江西|安徽|江苏|浙江|福建|广东|广西|海南|台湾"
+)
+
+
+def _home_region(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我是东北的' / '我老家四川的' / '我东北人' — regions and provinces, not only cities."""
+    t = s.text
+    m = re.search(rf"我(?:是|来自|老家(?:是|在)?|家乡(?:是|在)|老家那边是)?\s*(?:地道的|正宗的)?({_REGIONS})(?:省)?(?:人|的|那边的|那边|$)", t)
+    if m and not re.search(r"不$|不是$", t[: m.start()]) and not re.match(r"我(?:在|去|到)", m.group(0)):
+        region = m.group(1)
+        if re.match(r"我(?:是|来自|老家|家乡)", m.group(0)) or m.group(0).endswith("人"):
+            yield make(s, f"用户是{region}人，家乡（老家）在{region}。", Category.FACT, slot="user.hometown",
+                       value=region, entities=[region], importance=3)
+
+
+def _salary(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'我月薪28k' / '我的 salary 是月薪 28k' / '年薪三十万'."""
+    m = re.search(r"我(?:的)?\s*(?:工资|薪水|薪资|salary|收入|月薪|年薪|到手)\s*(?:是|有|大概|才|就|也就)?\s*(月薪|年薪|税前|税后|到手)?\s*(\d[\d.,]{0,8}\s*(?:[kKwW]|万|千|块|元)?|[一二两三四五六七八九十百千万]{1,6}(?:万|千|块|元)?)", s.text)
+    if m:
+        amount = m.group(2).strip()
+        kind = f"（{m.group(1)}）" if m.group(1) else ""
+        yield make(s, f"用户的工资收入{kind}是{amount}。", Category.FACT, slot="user.salary", value=amount,
+                   entities=[amount], importance=3)
+
+
+RULES = (*RULES, _kids, _relative_job, _breakup, _work_role, _code_language, _phone, _tools, _only,
+         _intolerance, _home_region, _salary)
