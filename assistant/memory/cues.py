@@ -61,6 +61,18 @@ def cue_slots(query: str) -> set[str]:
     return found
 
 
+_PLANS_ASK = re.compile(
+    r"\b(?:upcoming|coming up|plans?|schedule|agenda|deadlines?|this week|next week|this weekend|next few|"
+    r"tomorrow|prepare|get ready|to-?do|remind)\b|安排|计划|日程|行程|准备|这周|本周|下周|周末|明天|后天|最近有什么|要做什么|提醒|截止|deadline",
+    re.I,
+)
+
+
+def asks_about_plans(query: str) -> bool:
+    """Whether a question is about what lies ahead (upcoming plans and deadlines)."""
+    return _PLANS_ASK.search(query) is not None
+
+
 def asks_for_preferences(query: str) -> bool:
     return _PREFERENCE_ASK.search(query) is not None
 

@@ -22,7 +22,7 @@ import numpy as np
 from assistant.clock import to_ts
 from assistant.config import RecallWeights
 from assistant.memory.context import session_neighbours, spread
-from assistant.memory.cues import asks_for_preferences, cue_slots
+from assistant.memory.cues import asks_about_plans, asks_for_preferences, cue_slots
 from assistant.memory.cues import matches as cue_matches
 from assistant.memory.embedder import Embedder
 from assistant.memory.service import MemoryService
@@ -73,14 +73,17 @@ class RecallOptions:
     weights: RecallWeights = field(default_factory=RecallWeights)
     recency_half_life_days: float = 60.0
     candidates: int = 100
-    routes: frozenset[str] = frozenset({"semantic", "keyword", "identifier", "entity", "cue", "time", "pinned", "context"})
+    routes: frozenset[str] = frozenset(
+        {"semantic", "keyword", "identifier", "entity", "cue", "time", "plans", "pinned", "context"}
+    )
     # Ordering: each route's evidence scaled to this query's candidates, mixed half and half
     # (absolute scores mix badly: a model's cosine range and a query's keyword coverage move
     # independently); then a share of the best session neighbour's score (see context.py).
     order_similarity: float = 0.5
     order_keyword: float = 0.5
     neighbours: tuple[float, ...] = (0.35, 0.30)
-    cue_weight: float = 0.3
+    context_candidates: int = 30
+    cue_weight: float = 0.45  # a topic cue alone clears the threshold: "can I eat satay?" → allergies
 
 
 @dataclass
@@ -208,9 +211,18 @@ class Recaller:
             if query_terms and slots:
                 self._keyword_coverage(query_terms, {i: m for i, m in live.items() if feats[i].keyword == 0}, feats)
 
-        if "context" in opts.routes and opts.neighbours:
-            self._add_neighbours(live, feats, query_terms, vector if "semantic" in opts.routes else None, now_ts)
+        if "plans" in opts.routes and asks_about_plans(text):
+            for memory in store.upcoming(now_ts, now_ts + 45 * 86400):
+                live.setdefault(memory.id, memory)
+                f = feat(memory.id)
+                f.time = f.cue = 1.0
+                f.routes.add("plans")
         relevance, order = self._rank(live, feats, now_ts)
+        if "context" in opts.routes and opts.neighbours:
+            # Context is worth its cost only around the leading candidates.
+            lead = sorted(order, key=lambda i: -order[i])[: opts.context_candidates]
+            self._add_neighbours(lead, live, feats, query_terms, vector if "semantic" in opts.routes else None, now_ts)
+            relevance, order = self._rank(live, feats, now_ts, context_ids=lead)
         hits = [
             Hit(memory=live[i], score=round(order[i], 4), routes=sorted(feats[i].routes),
                 similarity=feats[i].similarity, keyword=feats[i].keyword)
@@ -245,7 +257,9 @@ class Recaller:
             + self.options.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
         )
 
-    def _rank(self, live: dict[int, Memory], feats: dict[int, _Features], now_ts: float) -> tuple[dict[int, float], dict[int, float]]:
+    def _rank(
+        self, live: dict[int, Memory], feats: dict[int, _Features], now_ts: float, context_ids: list[int] | None = None
+    ) -> tuple[dict[int, float], dict[int, float]]:
         """(relevance that gates injection, score that orders), both with context spread."""
         opts, w = self.options, self.options.weights
         ids = list(live)
@@ -269,16 +283,19 @@ class Recaller:
                 + w.importance * (memory.importance - 1) / 4 + w.recency * recency + w.access * access
                 + w.pinned * float(memory.pinned)
             )
-        if "context" in opts.routes and opts.neighbours:
-            near = session_neighbours(self.service.db, self.service.profile_id, ids, len(opts.neighbours))
+        if context_ids:
+            near = session_neighbours(self.service.db, self.service.profile_id, context_ids, len(opts.neighbours))
             relevance = spread(relevance, near, opts.neighbours)
             order = spread(order, near, opts.neighbours)
         return relevance, order
 
-    def _add_neighbours(self, live: dict[int, Memory], feats: dict[int, _Features], terms: list[str], vector: np.ndarray | None, now_ts: float) -> None:
-        """Bring the session neighbours of episodic candidates into the candidate set."""
+    def _add_neighbours(
+        self, lead: list[int], live: dict[int, Memory], feats: dict[int, _Features], terms: list[str],
+        vector: np.ndarray | None, now_ts: float,
+    ) -> None:
+        """Bring the session neighbours of the leading episodic candidates into the candidate set."""
         reach = len(self.options.neighbours)
-        near = session_neighbours(self.service.db, self.service.profile_id, list(live), reach)
+        near = session_neighbours(self.service.db, self.service.profile_id, lead, reach)
         extra = sorted({j for pairs in near.values() for j, _ in pairs} - set(live))
         if not extra:
             return

@@ -364,17 +364,23 @@ class MemoryStore:
         return [(r[0], float(r[1])) for r in rows]
 
     def term_hits(self, terms: Sequence[str], ids: Sequence[int]) -> dict[str, set[int]]:
-        """For each search term, which of `ids` contain it (in text or entities)."""
-        out: dict[str, set[int]] = {}
-        if not ids:
+        """For each search term, which of `ids` contain it (in text or entities).
+
+        The FTS table stores our own tokens separated by spaces, so one read of the rows and
+        a set lookup per term answers this without a MATCH query per term.
+        """
+        out: dict[str, set[int]] = {t: set() for t in terms}
+        if not ids or not terms:
             return out
-        marks = ",".join("?" * len(ids))
-        for term in terms:
-            rows = self.db.query(
-                f"SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN ({marks})",
-                ('"' + term.replace('"', '""') + '"', *ids),
-            )
-            out[term] = {r[0] for r in rows}
+        wanted = set(terms)
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            for rowid, text, entities in self.db.query(
+                f"SELECT rowid, text, entities FROM memories_fts WHERE rowid IN ({marks})", chunk
+            ):
+                for term in wanted.intersection(f"{text} {entities}".split()):
+                    out[term].add(rowid)
         return out
 
     def doc_freq(self, term: str) -> int:
@@ -398,6 +404,15 @@ class MemoryStore:
             (self.profile_id, start, end, limit),
         )
         return [r[0] for r in rows]
+
+    def upcoming(self, start: float, end: float, limit: int = 10) -> builtins.list[Memory]:
+        """Active plans (goal memories) whose date falls between `start` and `end`."""
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND status = 'active' AND category = 'goal'"
+            " AND event_at BETWEEN ? AND ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY event_at LIMIT ?",
+            (self.profile_id, start, end, start, limit),
+        )
+        return [_row_to_memory(r) for r in rows]
 
     def pinned_ids(self) -> builtins.list[int]:
         return [r[0] for r in self.db.query(

@@ -54,6 +54,7 @@ _KIND_LABEL = {
     "bank_card": ("bank card", "银行卡号"), "email": ("e-mail", "邮箱"),
     "address": ("address", "住址"), "password": ("password", "密码"),
 }
+_FORGET_ALSO = {"user.address": ("user.address", "user.city"), "user.city": ("user.city", "user.address")}
 # Near-duplicates by rescaled similarity: above this a candidate repeats a memory.
 DUPLICATE_SIMILARITY = 0.9
 OVERRIDE_SIMILARITY = 0.5
@@ -149,8 +150,9 @@ class MemoryWriter:
         """Active memories a "forget X" request points at, by slot first, then by search."""
         store = self.service.store
         found: dict[int, Memory] = {}
-        if slot:
-            for memory in store.active_by_slot_prefix(slot):
+        # "Forget my address" covers where the user lives at all, not only a street address.
+        for prefix in _FORGET_ALSO.get(slot, (slot,)) if slot else ():
+            for memory in store.active_by_slot_prefix(prefix):
                 found[memory.id] = memory
         target = target.strip()
         if target:
