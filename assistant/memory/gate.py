@@ -32,6 +32,13 @@ _MOOD = re.compile(
     r"(?i)^(?:ugh,?\s*|man,?\s*|omg,?\s*|today,?\s*|tonight,?\s*|right now,?\s*)?i(?:'m| am| feel| feel so| feel really)\s+(?:so\s+|really\s+|very\s+|kinda\s+|kind of\s+|a bit\s+|a little\s+|super\s+|pretty\s+|totally\s+)?(?:tired|exhausted|sleepy|sad|bored|hungry|happy|angry|annoyed|stressed|anxious|grumpy|cranky|sick|down|upset|frustrated|excited|great|fine|good|okay|ok|meh)\b(?:\s+(?:today|tonight|right now|now|this morning|this week|lately))?[\s!.~]*$"
     r"|^(?:今天|现在|刚才|最近|好|真|太|有点|有些|我(?:今天|现在)?(?:好|真|太|有点|很)?)(?:好|真|太|有点|很|超)?(?:烦|累|困|无聊|开心|高兴|难过|郁闷|饿|气|爽|丧|emo|崩溃|焦虑)(?:啊|了|死了|哦|呀)?[\s!！。.~～]*$"
 )
+# A message that opens with a passing feeling or a laugh is venting or chatter, even when it
+# goes on to say why ("今天好烦啊 老板又骂我", "哈哈哈刚看到一个视频笑死我了", "ugh my boss yelled again").
+_MOOD_START = re.compile(
+    r"(?i)^(?:ugh|argh|lol|lmao|haha+|hahaha+|omg|meh)\b"
+    r"|^(?:哈哈+|呵呵+|嘿嘿+|笑死|啊啊+|唉+|烦死|气死|累死|困死)"
+    r"|^(?:今天|刚才|刚刚|现在|这会儿)?(?:我)?(?:好|真|太|超|有点|特别)(?:烦|累|困|无聊|郁闷|气|丧|崩溃|难受|开心|高兴)(?:啊|了|呀|死了)?"
+)
 _REQUEST = re.compile(
     r"(?i)^(?:please\s+|pls\s+|hey,?\s+)?(?:(?:can|could|would|will)\s+you\b|write|tell me|give me|show me|help me|translate|summari[sz]e|explain|make|create|generate|find|search|look up|list|draft|compose|fix|calculate|convert|rewrite|check|recommend|suggest|describe|compare|plan|book|set|open|play|send)\b"
     r"|^(?:请|麻烦)?(?:你)?(?:帮我|帮忙|给我|替我|你能|你可以|能不能|可以帮|翻译|写一|写个|总结|解释|推荐|查一下|搜一下|算一下|讲个|说个|生成|画)"
@@ -118,7 +125,7 @@ def episodic_worthy(text: str) -> tuple[bool, str]:
         return False, "greeting or acknowledgement"
     if _EXPLICIT.match(body) or re.match(r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下)", body):
         return True, "explicit request to remember"
-    if _MOOD.match(body):
+    if _MOOD.match(body) or _MOOD_START.match(body):
         return False, "passing mood"
     if _REQUEST.match(body):
         return False, "request to the assistant"

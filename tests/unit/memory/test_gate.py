@@ -108,3 +108,11 @@ def test_a_question_followed_by_a_request_is_not_an_episode() -> None:
 
     assert worthy("Any dinner ideas for tonight? Keep in mind what I'm allergic to.")[0] is False
     assert worthy("My sister got married in Lisbon last June. It was lovely!")[0] is True
+
+
+def test_venting_and_chatter_are_not_episodes() -> None:
+    from assistant.memory.gate import episodic_worthy as worthy
+
+    for text in ("今天好烦啊 老板又在群里骂我", "哈哈哈刚看到一个视频笑死我了", "ugh my boss yelled at me again", "lol that meme"):
+        assert worthy(text)[0] is False, text
+    assert worthy("I have two kids and a dog")[0] is True
