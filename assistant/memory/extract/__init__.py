@@ -83,6 +83,14 @@ def extract_rules(text: str, now: datetime) -> list[Candidate]:
                         found.append(c)
                 continue
         if is_question(s) or is_hypothetical(visible.text) or is_reported(visible):
+            # An order or ticket number is the user's own even inside a frustrated question
+            # ("amazon order 113-… still not here??") or a reported sentence ("系统给了个工单
+            # IT-58213，说是网络问题"): keep the identifier, nothing else.
+            if not is_hypothetical(visible.text):
+                module = rules_zh if s.lang == "zh" else rules_en
+                for c in module._identifier(visible, now):
+                    c.evidence = s.text
+                    found.append(c)
             continue
         for rule in rules:
             for c in rule(visible, now):

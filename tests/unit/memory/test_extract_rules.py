@@ -296,3 +296,14 @@ def test_and_i_ends_a_list_of_allergens() -> None:
 
     found = _extract("I'm allergic to shellfish and I live in Porto.", _dt.fromisoformat("2026-03-02T20:00:00+08:00"))
     assert sorted(c.content for c in found) == ["User is allergic to shellfish.", "User lives in Porto."]
+
+
+def test_an_identifier_inside_a_question_or_reported_speech_is_kept() -> None:
+    from datetime import datetime as _dt
+
+    from assistant.memory.extract import extract_rules as _extract
+
+    now = _dt.fromisoformat("2026-03-02T20:00:00+08:00")
+    assert any("113-4820917-5521346" in c.entities for c in _extract("amazon order 113-4820917-5521346 still says shipped after a week??", now))
+    assert any("IT-58213" in c.entities for c in _extract("公司报修系统给了个工单 IT-58213，说是网络问题", now))
+    assert _extract("what is 17*23?", now) == []
