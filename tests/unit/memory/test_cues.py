@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import pytest
+
+from assistant.memory.cues import asks_about_plans, cue_slots
+
+
+@pytest.mark.parametrize(
+    ("query", "slot"),
+    [
+        ("can I eat satay sauce?", "user.allergy"),
+        ("晚上想吃日料，有什么建议", "user.allergy"),
+        ("周末附近有什么好玩的？", "user.city"),
+        ("what's a good chew toy that's actually durable?", "user.pet"),
+        ("what editor plugins should I try for python?", "user.tool"),
+        ("can you suggest a workout routine for this week?", "user.health"),
+        ("should I rent a car for the weekend?", "user.habit"),
+        ("情人节给老婆准备点什么好", "user.family"),
+    ],
+)
+def test_a_question_points_at_the_memories_it_needs(query: str, slot: str) -> None:
+    assert slot in cue_slots(query)
+
+
+@pytest.mark.parametrize("query", ["what is 17 times 23?", "翻译一下 hello", "怎么写周报比较有条理"])
+def test_a_question_that_needs_no_memory_has_no_cue(query: str) -> None:
+    assert cue_slots(query) == set()
+
+
+def test_questions_about_what_lies_ahead() -> None:
+    assert asks_about_plans("what's coming up next week?") and asks_about_plans("这周要准备些什么")
+    assert not asks_about_plans("what is the capital of France?")
