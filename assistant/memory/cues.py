@@ -43,7 +43,7 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.birthday", "user.age"), _en("birthday born age old"), ("生日", "几岁", "多大", "年龄")),
     Cue(("user.reply_style",), _en("answer reply respond format style language"), ("回答", "回复", "格式", "语言", "风格")),
     Cue(("user.tool", "user.device", "user.job.language"),
-        _en("editor plugin plugins extension ide app apps software tool tools browser notes note-taking phone laptop storage setup workflow python"),
+        _en("editor plugin plugins extension ide app apps software tool tools browser notes note-taking phone laptop storage setup workflow"),
         ("编辑器", "插件", "软件", "工具", "浏览器", "笔记", "知识库", "手机", "电脑", "存储", "内存", "app")),
     Cue(("user.health", "user.allergy", "user.diet"),
         _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain"),

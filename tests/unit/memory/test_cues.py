@@ -30,3 +30,7 @@ def test_a_question_that_needs_no_memory_has_no_cue(query: str) -> None:
 def test_questions_about_what_lies_ahead() -> None:
     assert asks_about_plans("what's coming up next week?") and asks_about_plans("这周要准备些什么")
     assert not asks_about_plans("what is the capital of France?")
+
+
+def test_a_programming_question_is_not_about_the_users_tools() -> None:
+    assert cue_slots("how do I reverse a string in python?") == set()
