@@ -192,8 +192,9 @@ def test_extraction_is_scheduled_every_n_turns_and_after_idle_on_a_worker(
             session = engine.new_session()
             engine.send(session.id, "hello")
             assert user_rows(1) == 0
-            fake_ollama.script("fine", extraction_reply({"content": "User plays the oboe", "evidence": "I play the oboe"}))
-            engine.send(session.id, "I play the oboe.")  # the second turn queues a batch
+            # a fact only the LLM extractor understands, so its change is reported from the worker
+            fake_ollama.script("fine", extraction_reply({"content": "User's favourite composer is Ravel", "evidence": "Ravel is the one I keep coming back to"}))
+            engine.send(session.id, "Ravel is the one I keep coming back to.")  # the second turn queues a batch
             assert engine.wait_idle(10)
             assert user_rows(1) == 2 and user_rows(0) == 0
             assert engine.last_extraction is not None and len(engine.last_extraction.candidates) == 1
