@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assistant.memory.context import session_neighbours as context_neighbours
+from assistant.memory.context import spread
 from assistant.memory.service import MemoryService
 from assistant.memory.text import idf, match_expression, tokens
 
@@ -51,46 +53,12 @@ def relative_fusion(similarity: Mapping[int, float], keyword: Mapping[int, float
 
 def spread_context(scores: Mapping[int, float], neighbours: Mapping[int, Sequence[tuple[int, int]]], weights: Sequence[float]) -> dict[int, float]:
     """Each memory gains weights[d-1] × the best score among its distance-d session neighbours."""
-    out = dict(scores)
-    for memory_id, near in neighbours.items():
-        if memory_id not in out:
-            continue
-        best: dict[int, float] = {}
-        for other, distance in near:
-            if 1 <= distance <= len(weights):
-                best[distance] = max(best.get(distance, 0.0), scores.get(other, 0.0))
-        out[memory_id] += sum(weights[d - 1] * value for d, value in best.items())
-    return out
+    return spread(scores, neighbours, weights)
 
 
 def session_neighbours(service: MemoryService, ids: Sequence[int], reach: int) -> dict[int, list[tuple[int, int]]]:
     """For each id, the active memories within `reach` places of it in its session, by time."""
-    if not ids or reach <= 0:
-        return {}
-    store = service.store
-    marks = ",".join("?" * len(ids))
-    sessions = [r[0] for r in service.db.query(
-        f"SELECT DISTINCT session_id FROM memories WHERE profile_id = ? AND id IN ({marks}) AND session_id IS NOT NULL",
-        (store.profile_id, *ids),
-    )]
-    if not sessions:
-        return {}
-    order: dict[str, list[int]] = {}
-    smarks = ",".join("?" * len(sessions))
-    for row in service.db.query(
-        f"SELECT id, session_id FROM memories WHERE profile_id = ? AND status = 'active' AND kind = 'episodic'"
-        f" AND session_id IN ({smarks}) ORDER BY session_id, event_at, id",
-        (store.profile_id, *sessions),
-    ):
-        order.setdefault(row[1], []).append(row[0])
-    wanted = set(ids)
-    out: dict[int, list[tuple[int, int]]] = {}
-    for members in order.values():
-        for position, memory_id in enumerate(members):
-            if memory_id in wanted:
-                lo, hi = max(0, position - reach), min(len(members), position + reach + 1)
-                out[memory_id] = [(members[j], abs(j - position)) for j in range(lo, hi) if j != position]
-    return out
+    return context_neighbours(service.db, service.profile_id, ids, reach)
 
 
 def keyword_coverage(service: MemoryService, query: str, ids: Sequence[int], max_terms: int = 24) -> dict[int, float]:
