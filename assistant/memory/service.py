@@ -59,6 +59,11 @@ class MemoryService:
                 self._index.close()
             self._index = ChromaIndex(self.index_dir, name, dim)
             self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('index_model', ?), ('index_dimension', ?)", (name, str(dim)))
+            if self._index.count() != self.store.count():
+                # A model seen for the first time (the real one arrived after a fallback, or
+                # the settings changed) or an index a crash left behind: fill it from SQLite.
+                log.info("index for this model is behind the database; re-indexing")
+                self.reconcile()
         return self._index
 
     def open_index_for_removal(self) -> ChromaIndex | None:

@@ -154,3 +154,26 @@ def test_remember_that_i_like_x_is_stored_once(profile: Profile, clock: ManualCl
     say(profile, clock, "记住我喜欢喝龙井茶。")
     memories = profile.store.list()
     assert len(memories) == 1 and memories[0].slot and memories[0].importance >= 4
+
+
+def test_a_new_embedding_model_gets_its_index_filled_from_the_database(profile: Profile, clock: ManualClock, embedder) -> None:
+    """The fallback served first; when another model arrives, its collection is built from SQLite."""
+    from assistant.memory.service import MemoryService
+
+    say(profile, clock, "I play the cello.", "I'm allergic to peanuts.")
+    profile.service.close()
+
+    class Renamed:  # the same weights under another name: a second, empty collection
+        model_name = "another-model"
+        dimension = embedder.dimension
+        is_loaded = True
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            return embedder.embed(texts)
+
+        def embed_one(self, text):  # type: ignore[no-untyped-def]
+            return embedder.embed_one(text)
+
+    service = MemoryService(profile.db, profile.store, Renamed(), profile.service.index_dir, profile.clock)
+    assert service.index.ids(profile.name) == profile.store.active_ids()
+    service.close()
