@@ -27,6 +27,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/ruff check assistant ui tests benchmarks
+	$(BIN)/mypy
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:randomly
 
 lint: $(STAMP)

@@ -101,9 +101,19 @@ class MemoryService:
 
     # -- writes that keep the index in step ----------------------------------------------
 
-    def add(self, new: NewMemory) -> Memory:
-        memory = self.store.add(new, self.now())
+    def add(self, new: NewMemory, *, replacing: Sequence[int] = (), now: float | None = None) -> Memory:
+        """Store a memory (superseding `replacing` in the same transaction), then index it.
+
+        The index write comes after the commit: if it fails, reconcile() repairs it.
+        """
+        at = self.now() if now is None else now
+        with self.db.atomic():
+            memory = self.store.add(new, at)
+            for old_id in replacing:
+                self.store.set_status(old_id, Status.SUPERSEDED, at, superseded_by=memory.id)
         self._index_ids([memory.id])
+        if replacing:
+            self._unindex(replacing)
         self._changed()
         return memory
 

@@ -295,14 +295,7 @@ class MemoryWriter:
             source_message_id=turn.message_id if turn else None,
             vault_ids=candidate.vault_ids,
         )
-        with self.service.db.atomic():
-            memory = self.service.store.add(new, now)
-            for old in replaced:
-                self.service.store.set_status(old.id, Status.SUPERSEDED, now, superseded_by=memory.id)
-        self.service._index_ids([memory.id])  # after commit: a failure here is repaired by reconcile()
-        if replaced:
-            self.service._unindex([m.id for m in replaced])
-        self.service._changed()
+        memory = self.service.add(new, replacing=[m.id for m in replaced], now=now)
         if replaced:
             return Change(Action.UPDATE, memory.id, memory.content, memory.category, replaced_id=replaced[0].id, reason="replaces an older memory")
         return Change(Action.ADD, memory.id, memory.content, memory.category)

@@ -470,7 +470,7 @@ def _dates(s: Sentence, now: datetime) -> Iterator[Candidate]:
             partner = re.search(rf"(?i:\bmy\s+(wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)(?:'s name is|s? name is| is called| is named|,)?\s+)({EN_NAME})", s.text)
             with_whom = f" (with their {partner.group(1).lower()} {partner.group(2)})" if partner and what != "birthday" and m.group(1).lower() == "our" else ""
             yield make(s, f"User's {what}{with_whom} is {date}.", Category.FACT, slot=f"user.{slot_key(what)}",
-                       value=date, entities=[what, date, *([partner.group(2)] if with_whom else [])], importance=4)
+                       value=date, entities=[what, date, *([partner.group(2)] if partner is not None and with_whom else [])], importance=4)
 
 
 def _age(s: Sentence, now: datetime) -> Iterator[Candidate]:
@@ -668,10 +668,10 @@ def _plan(s: Sentence, now: datetime) -> Iterator[Candidate]:
     places = [p for p in re.findall(r"\b(?:to|in|at|for|from)\s+(" + EN_PLACE + ")", t) if not _MONTHS_DAYS.match(p)]
     places += [e for e in _entities(t) if e not in places and not _MONTHS_DAYS.match(e)]
     ev = _EVENT.search(t)
-    day = when[0].strftime("%a %Y-%m-%d")
+    label = when[0].strftime("%a %Y-%m-%d")
     if when[1].date() != when[0].date():
-        day += " to " + when[1].strftime("%a %Y-%m-%d")
-    yield make(s, f"User's plan for {day}: {t}.", Category.GOAL,
+        label += " to " + when[1].strftime("%a %Y-%m-%d")
+    yield make(s, f"User's plan for {label}: {t}.", Category.GOAL,
                entities=places + ([ev.group(1).lower()] if ev else []),
                importance=4 if ev or places else 3, event_at=when[0],
                expires_at=when[1] + timedelta(days=1))
