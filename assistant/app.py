@@ -27,10 +27,12 @@ from assistant.memory.forget import (
     erase_profile_dir,
     finish_interrupted,
     probe_index,
+    scrub_pending,
     shred_tree,
 )
 from assistant.memory.keys import KeyManager
 from assistant.memory.recall import Recaller, RecallOptions
+from assistant.memory.recovery import mark_consistent, recover_after_crash
 from assistant.memory.service import MemoryService
 from assistant.memory.store import MemoryStore
 from assistant.memory.timewords import past_range
@@ -51,7 +53,9 @@ def profile_dir(base: Path, name: str) -> Path:
 _embedders: dict[str, SentenceTransformerEmbedder] = {}
 
 
-def shared_embedder(model: str, warn: Callable[[str], None] | None = None) -> SentenceTransformerEmbedder:
+def shared_embedder(
+    model: str, warn: Callable[[str], None] | None = None
+) -> SentenceTransformerEmbedder:
     """One embedder per model per process: loading a model costs seconds and hundreds of MB."""
     if model not in _embedders:
         _embedders[model] = SentenceTransformerEmbedder(model, warn=warn)
@@ -61,7 +65,9 @@ def shared_embedder(model: str, warn: Callable[[str], None] | None = None) -> Se
 
 
 def recall_options(settings: Settings) -> RecallOptions:
-    return RecallOptions(k=settings.recall_k, threshold=settings.recall_threshold, weights=settings.weights)
+    return RecallOptions(
+        k=settings.recall_k, threshold=settings.recall_threshold, weights=settings.weights
+    )
 
 
 @dataclass
@@ -101,13 +107,17 @@ class Profile:
         self.clock = clock or SystemClock()
         self.warnings: list[str] = []
         self._warn_cb = warn
-        self.on_scrub: list[ScrubListener] = []  # True: a deletion's index scrub is pending; False: done
+        # called with True when a deletion's index scrub is pending, False when it is done
+        self.on_scrub: list[ScrubListener] = []
         self.dir = profile_dir(base, name)
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
             os.chmod(self.dir, 0o700)
         except OSError as exc:
-            raise StorageError(f"Cannot create the data directory {self.dir}: {exc.strerror}", "Check the path and its permissions, or set MNEMO_DATA_DIR.") from exc
+            raise StorageError(
+                f"Cannot create the data directory {self.dir}: {exc.strerror}",
+                "Check the path and its permissions, or set MNEMO_DATA_DIR.",
+            ) from exc
         self._lock = FileLock(str(base / "profiles" / f".{name}.lock"))
         try:
             self._lock.acquire(timeout=0)
@@ -127,34 +137,45 @@ class Profile:
     def _open(self, embedder: Embedder | None, passphrase: str | None) -> None:
         mark = self.dir / RUNNING_MARK
         crashed = mark.exists()
-        if crashed and not probe_index(self.dir / "index"):
-            # a damaged HNSW file can crash the process: rebuild the index from SQLite
-            shred_tree(self.dir / "index")
         self.db = Database(self.dir / DB_NAME)
+        # A pending scrub replaces the index folder before this process opens it (its reading
+        # child survives a damaged file); otherwise a damaged HNSW file, which can crash the
+        # process rather than raise, is found by a child and the index rebuilt from SQLite.
+        if crashed and not scrub_pending(self.db) and not probe_index(self.dir / "index"):
+            shred_tree(self.dir / "index")
         try:
             mark.touch()
         except OSError as exc:
             self.db.close()
-            raise StorageError(f"Cannot write to the data directory {self.dir}: {exc.strerror}", "Make it writable and free some disk space.") from exc
+            raise StorageError(
+                f"Cannot write to the data directory {self.dir}: {exc.strerror}",
+                "Make it writable and free some disk space.",
+            ) from exc
         self.store = MemoryStore(self.db, self.name)
         self.store.ensure_profile(to_ts(self.clock.now()))
         self.keys = KeyManager(
-            self.db, self.name, self.dir / "keys",
+            self.db,
+            self.name,
+            self.dir / "keys",
             passphrase=passphrase if passphrase is not None else os.environ.get("MNEMO_PASSPHRASE"),
             warn=self.warn,
         )
         self.vault = Vault(self.db, self.name, self.keys)
-        self.embedder: Embedder = embedder or shared_embedder(self.settings.embedding_model, warn=self.warn)
-        self.service = MemoryService(self.db, self.store, self.embedder, self.dir / "index", self.clock)
+        self.embedder: Embedder = embedder or shared_embedder(
+            self.settings.embedding_model, warn=self.warn
+        )
+        self.service = MemoryService(
+            self.db, self.store, self.embedder, self.dir / "index", self.clock
+        )
         self.writer = MemoryWriter(self.service, self.vault)
         self.recaller = Recaller(self.service, recall_options(self.settings), past_range=past_range)
         self.scrubber = IndexScrubber(self.db, self.service)
         self.scrubber.listeners = self.on_scrub
         self.service.on_deleted.append(self.scrubber.schedule)
-        self.scrubber.run()  # a scrub a crash interrupted
+        self.scrubber.run()  # a scrub a crash interrupted: first, before the index is opened here
         if crashed:
-            log.warning("the last session ended without closing; reconciling the index with SQLite")
-            self.service.reconcile()
+            log.warning("the last session ended without closing; repairing what it left half-done")
+            recover_after_crash(self.service, self.vault)
 
     @property
     def pending_scrub(self) -> bool:
@@ -182,6 +203,8 @@ class Profile:
             except (MnemoError, OSError):
                 log.warning("index scrub at close failed; it runs at the next start", exc_info=True)
             self.service.close()
+            # the index agrees with SQLite: a later crash repairs from here
+            mark_consistent(self.db)
             self.db.close()
             (self.dir / RUNNING_MARK).unlink(missing_ok=True)
         finally:
@@ -202,7 +225,9 @@ class Profile:
         """
         started = time.perf_counter()
         memories = self.store.total()
-        messages = int(self.db.scalar("SELECT COUNT(*) FROM messages WHERE profile_id = ?", (self.name,)) or 0)
+        messages = int(
+            self.db.scalar("SELECT COUNT(*) FROM messages WHERE profile_id = ?", (self.name,)) or 0
+        )
         self.keys.destroy()
         self.service.close()
         self.db.close()

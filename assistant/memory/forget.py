@@ -9,9 +9,10 @@ What each store keeps after a delete, and what we do about it:
 - Chroma (ids, vectors and the profile id; never text): a deleted vector is unreachable at
   once, but its bytes stay in ``chroma.sqlite3`` free pages and in the HNSW segment files,
   even after ``delete_collection`` or ``chroma vacuum``. Chroma cannot scrub in place, so a
-  deletion *schedules* `IndexScrubber.run`: the active vectors are copied into a fresh
-  index folder and the old folder is overwritten and removed after its client is closed.
-  The schedule is recorded in SQLite, so a crash before the scrub runs it at the next start.
+  deletion *schedules* `IndexScrubber.run`: child processes copy the active vectors into a
+  fresh index folder and the old folder is overwritten and removed after its client is
+  closed. The schedule is recorded in SQLite, so a crash before the scrub runs it at the
+  next start, before the old index is opened.
 - Forget-me renames the profile folder to a tombstone first (one atomic step), then
   overwrites and removes it; a crash midway leaves a tombstone that the next start erases.
 """
@@ -99,8 +100,35 @@ def finish_interrupted(profile_folder: Path) -> int:
     return done
 
 
+def scrub_pending(db: Database) -> bool:
+    """A deletion's vectors may still be in the index folder (recorded in SQLite)."""
+    return bool(db.scalar("SELECT value FROM meta WHERE key = ?", (PENDING_KEY,)) == "1")
+
+
+def indexed_model(db: Database) -> tuple[str, int] | None:
+    """The model and dimension the index was last opened with (MemoryService records them)."""
+    rows = {
+        str(r[0]): str(r[1])
+        for r in db.query(
+            "SELECT key, value FROM meta WHERE key IN ('index_model', 'index_dimension')"
+        )
+    }
+    if "index_model" not in rows or "index_dimension" not in rows:
+        return None
+    return rows["index_model"], int(rows["index_dimension"])
+
+
 class IndexScrubber:
     """Rebuilds the vector index in a fresh folder so that deleted vectors leave the disk.
+
+    No byte of the rebuilt folder may come from a heap that held a deleted vector. hnswlib
+    saves a segment's whole capacity, unused slots included, from uninitialised memory; and
+    Chroma saves the graph only every 1000 records, so the next process to open an unsaved
+    index rebuilds the graph from Chroma's log in *its* heap and saves that. Hence: a child
+    reads the kept vectors from the old folder (its heap sees the deleted ones, it writes
+    nothing we keep), another child writes and saves the new index, and this process only
+    opens the finished folder, never the old one. At start-up this runs before anything
+    here opens the index.
 
     Args:
         db: the profile's database (records that a scrub is pending).
@@ -116,7 +144,7 @@ class IndexScrubber:
     @property
     def pending(self) -> bool:
         """A deletion's vectors may still be on disk (the UI shows "finishing deletion …")."""
-        return bool(self.db.scalar("SELECT value FROM meta WHERE key = ?", (PENDING_KEY,)) == "1")
+        return scrub_pending(self.db)
 
     def schedule(self) -> None:
         """Record that the index must be scrubbed (survives a crash) and tell the listeners."""
@@ -129,72 +157,148 @@ class IndexScrubber:
             if not self.pending:
                 return False
             started = time.perf_counter()
-            kept = self._rebuild()
+            kept, missing = self._rebuild()
             self.db.execute("DELETE FROM meta WHERE key = ?", (PENDING_KEY,))
-            log.info("index scrubbed: %d vectors kept in %.2fs", kept, time.perf_counter() - started)
+            log.info(
+                "index scrubbed: %d vectors kept in %.2fs", kept, time.perf_counter() - started
+            )
+            if missing:
+                log.warning(
+                    "%d vectors could not be read from the old index; re-indexing them", missing
+                )
+                self.service.reconcile()
         self._notify(False)
         return True
 
-    def _rebuild(self) -> int:
+    def _rebuild(self) -> tuple[int, int]:
+        """Returns (vectors kept, active memories whose vector the old index did not give)."""
         service = self.service
         folder = service.index_dir
-        old = service.open_index_for_removal()
-        if old is None:
-            # nothing was ever indexed with a known model: whatever is there is debris
-            service.release_index()
-            shred_tree(folder)
-            return 0
-        model, dim = old.model_name, old.dimension
-        ids = sorted(service.store.active_ids())
-        vectors: dict[int, np.ndarray] = {}
-        for start in range(0, len(ids), 5000):
-            vectors.update(old.vectors(ids[start : start + 5000]))
-        service.release_index()  # close() must come before the folder goes
+        identity = indexed_model(self.db)
+        service.release_index()  # close() must come before the folder moves
+        if identity is None:
+            shred_tree(folder)  # nothing was ever indexed with a known model: debris
+            return 0, 0
+        model, dim = identity
         aside = folder.parent / f"{INDEX_ASIDE_PREFIX}{os.getpid()}"
-        os.replace(folder, aside)
+        if aside.exists():
+            shred_tree(folder)  # an earlier scrub here failed after the move: its partial rebuild
+        elif folder.exists():
+            os.replace(folder, aside)
+        ids = sorted(service.store.active_ids())
+        vectors = read_vectors_in_child(aside, model, dim, ids)
         have = [i for i in ids if i in vectors]
-        matrix = np.stack([vectors[i] for i in have]) if have else np.zeros((0, dim), dtype=np.float32)
+        matrix = (
+            np.stack([vectors[i] for i in have]) if have else np.zeros((0, dim), dtype=np.float32)
+        )
         write_index_in_child(folder, model, dim, service.profile_id, have, matrix)
         service.adopt_index(ChromaIndex(folder, model, dim))
         shred_tree(aside)
-        # vectors missing from the old index are embedded by the next reconcile
-        return len(have)
+        return len(have), len(ids) - len(have)
 
     def _notify(self, pending: bool) -> None:
         for listener in list(self.listeners):
             listener(pending)
 
 
-def write_index_in_child(folder: Path, model: str, dim: int, profile_id: str, ids: list[int], vectors: np.ndarray) -> None:
-    """Write a fresh index in a child process.
-
-    hnswlib preallocates the segment file's capacity from uninitialised heap memory and
-    writes it to disk whole: in this process that memory may still hold the deleted vectors
-    the old index had loaded. A child process's heap never saw them.
-    """
-    buffer = io.BytesIO()
-    np.savez(buffer, ids=np.asarray(ids, dtype=np.int64), vectors=np.asarray(vectors, dtype=np.float32))
+def _run_child(args: list[str], data: bytes, what: str) -> bytes:
     env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
-    result = subprocess.run(
-        [sys.executable, "-m", "assistant.memory.forget", str(folder), model, str(dim), profile_id],
-        input=buffer.getvalue(), env=env, capture_output=True, check=False, timeout=600,
-    )
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "assistant.memory.forget", *args],
+            input=data,
+            env=env,
+            capture_output=True,
+            check=False,
+            timeout=600,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise StorageError(
+            f"The vector index {what} timed out.", "The next start tries again."
+        ) from exc
     if result.returncode != 0:
-        log.error("index rebuild failed (exit %s): %s", result.returncode, result.stderr[-2000:].decode("utf-8", "replace"))
-        raise StorageError("The vector index could not be rebuilt.", "Check disk space; the next start tries again.")
+        log.error(
+            "index %s failed (exit %s): %s",
+            what,
+            result.returncode,
+            result.stderr[-2000:].decode("utf-8", "replace"),
+        )
+        raise StorageError(
+            f"The vector index {what} failed.", "Check disk space; the next start tries again."
+        )
+    return result.stdout
 
 
-def _child_main(argv: list[str]) -> int:
-    folder, model, dim, profile_id = Path(argv[0]), argv[1], int(argv[2]), argv[3]
+def _pack(ids: list[int], vectors: np.ndarray | None = None) -> bytes:
+    buffer = io.BytesIO()
+    arrays: dict[str, np.ndarray] = {"ids": np.asarray(ids, dtype=np.int64)}
+    if vectors is not None:
+        arrays["vectors"] = np.asarray(vectors, dtype=np.float32)
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy types savez(file, *args, allow_pickle=..)
+    return buffer.getvalue()
+
+
+def read_vectors_in_child(
+    folder: Path, model: str, dim: int, ids: list[int]
+) -> dict[int, np.ndarray]:
+    """The vectors of `ids` in an index folder, read by a child process.
+
+    The child loads the old segment, deleted vectors included; only the asked-for ones come
+    back. A child that crashes (a damaged HNSW file can segfault) gives none: the caller
+    re-embeds from SQLite.
+    """
+    if not ids or not folder.exists():
+        return {}
+    try:
+        out = _run_child(["read", str(folder), model, str(dim)], _pack(ids), "read")
+    except StorageError:
+        return {}
+    data = np.load(io.BytesIO(out))
+    return {int(i): v for i, v in zip(data["ids"], data["vectors"], strict=True)}
+
+
+def write_index_in_child(
+    folder: Path, model: str, dim: int, profile_id: str, ids: list[int], vectors: np.ndarray
+) -> None:
+    """Write and save a fresh index in a child process whose heap never saw a deleted vector."""
+    _run_child(["write", str(folder), model, str(dim), profile_id], _pack(ids, vectors), "rebuild")
+
+
+def _read_child(folder: Path, model: str, dim: int) -> int:
+    ids = [int(i) for i in np.load(io.BytesIO(sys.stdin.buffer.read()))["ids"]]
+    index = ChromaIndex(folder, model, dim)
+    try:
+        found = index.vectors(ids)
+    finally:
+        index.close()
+    have = sorted(found)
+    matrix = np.stack([found[i] for i in have]) if have else np.zeros((0, dim), dtype=np.float32)
+    sys.stdout.buffer.write(_pack(have, matrix))
+    sys.stdout.buffer.flush()
+    return 0
+
+
+def _write_child(folder: Path, model: str, dim: int, profile_id: str) -> int:
     data = np.load(io.BytesIO(sys.stdin.buffer.read()))
     index = ChromaIndex(folder, model, dim)
     try:
         ids = [int(i) for i in data["ids"]]
         if ids:
-            index.upsert(ids, data["vectors"], profile_id)
+            # save the graph now, so the parent loads it instead of rebuilding it from the log
+            with index.persisting_every_write():
+                index.upsert(ids, data["vectors"], profile_id)
     finally:
         index.close()
     return 0
+
+
+def _child_main(argv: list[str]) -> int:
+    command, folder, model, dim = argv[0], Path(argv[1]), argv[2], int(argv[3])
+    if command == "read":
+        return _read_child(folder, model, dim)
+    if command == "write":
+        return _write_child(folder, model, dim, argv[4])
+    raise SystemExit(f"unknown command {command!r}")
 
 
 def probe_index(folder: Path, timeout: float = PROBE_TIMEOUT_S) -> bool:
@@ -218,14 +322,20 @@ def probe_index(folder: Path, timeout: float = PROBE_TIMEOUT_S) -> bool:
     env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
     try:
         result = subprocess.run(
-            [sys.executable, "-c", code, str(folder)], env=env, timeout=timeout,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+            [sys.executable, "-c", code, str(folder)],
+            env=env,
+            timeout=timeout,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         log.warning("index probe timed out")
         return False
     if result.returncode != 0:
-        log.warning("index probe failed (exit %s): the index is rebuilt from SQLite", result.returncode)
+        log.warning(
+            "index probe failed (exit %s): the index is rebuilt from SQLite", result.returncode
+        )
     return result.returncode == 0
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,22 @@ class ChromaIndex:
 
     def count(self) -> int:
         return int(self._col.count())
+
+    @contextmanager
+    def persisting_every_write(self) -> Iterator[None]:
+        """Write the HNSW graph to disk after every write in the block (memory/forget.py).
+
+        Chroma saves the graph only every `sync_threshold` records; until then the vectors
+        are in its log, and the next process to open the index rebuilds the graph in its own
+        memory and saves it with its unused capacity, i.e. whatever that heap held before.
+        """
+        hnsw = self._col.configuration.get("hnsw") or {}
+        every = int(hnsw.get("sync_threshold") or 1000)
+        self._col.modify(configuration={"hnsw": {"sync_threshold": 1}})
+        try:
+            yield
+        finally:
+            self._col.modify(configuration={"hnsw": {"sync_threshold": every}})
 
     # -- lifecycle ----------------------------------------------------------------------
 
