@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ log = logging.getLogger("mnemo.extract.llm")
 MAX_CONTENT_CHARS = 500
 MAX_ITEMS = 20
 MAX_ENTITIES = 10
+MAX_ENTITY_CHARS = 64
 MIN_EVIDENCE_CHARS = 4
 _SLOT_RE = re.compile(r"^user(\.[a-z][a-z0-9_]{0,30}){1,3}$")
 _SPACE_RE = re.compile(r"\s+")
@@ -150,11 +152,16 @@ class LLMExtractor:
             used += cost
         return [b for b in batches if b]
 
-    def _extract_batch(self, batch: list[SourceMessage], now: datetime, outcome: ExtractionOutcome) -> None:
+    def _extract_batch(
+        self, batch: list[SourceMessage], now: datetime, outcome: ExtractionOutcome
+    ) -> None:
         quoted = "\n".join(json.dumps(m.text, ensure_ascii=False) for m in batch)
         prompt = [
             ChatMessage("system", _INSTRUCTIONS),
-            ChatMessage("user", f"Today is {now.date().isoformat()}. The user's messages, one JSON string per line:\n{quoted}"),
+            ChatMessage(
+                "user",
+                f"Today is {now.date().isoformat()}. The user's messages, one JSON string per line:\n{quoted}",
+            ),
         ]
         expected = sum(estimate_tokens(m.content) + 4 for m in prompt)
         items: list[Any] | None = None
@@ -163,7 +170,11 @@ class LLMExtractor:
             outcome.calls += 1
             try:
                 answer = self.backend.complete_json(
-                    prompt, EXTRACTION_SCHEMA, model=self.model, num_ctx=self.num_ctx, expected_prompt_tokens=expected
+                    prompt,
+                    EXTRACTION_SCHEMA,
+                    model=self.model,
+                    num_ctx=self.num_ctx,
+                    expected_prompt_tokens=expected,
                 )
                 items = _items(answer)
                 break
@@ -210,7 +221,7 @@ def validate_item(item: Any, batch: Sequence[SourceMessage], now: datetime) -> G
     content = item.get("content")
     if not isinstance(content, str) or not content.strip():
         raise ValueError("no content")
-    content = " ".join(content.split())[:MAX_CONTENT_CHARS]
+    content = " ".join(_printable(content).split())[:MAX_CONTENT_CHARS]
     evidence = item.get("evidence")
     if not isinstance(evidence, str) or len(evidence.strip(_QUOTES + " ")) < MIN_EVIDENCE_CHARS:
         raise ValueError("no evidence quote")
@@ -268,8 +279,10 @@ def _importance(value: Any) -> int:
             value = float(value.strip())
         except ValueError:
             return 3
-    if isinstance(value, int | float) and value == value:  # not NaN
-        return int(min(5, max(1, round(value))))
+    if isinstance(value, int):
+        return min(5, max(1, value))
+    if isinstance(value, float) and not math.isnan(value):
+        return 5 if value >= 5 else 1 if value <= 1 else round(value)  # ±inf ("1e400") clamps too
     return 3
 
 
@@ -285,9 +298,17 @@ def _entities(value: Any) -> list[str]:
         return []
     out: list[str] = []
     for entity in value:
-        if isinstance(entity, str) and 0 < len(entity.strip()) <= 64 and not find_sensitive(entity):
-            out.append(entity.strip())
+        if not isinstance(entity, str) or len(entity) > 4 * MAX_ENTITY_CHARS:
+            continue
+        name = " ".join(_printable(entity).split())
+        if 0 < len(name) <= MAX_ENTITY_CHARS and not find_sensitive(name):
+            out.append(name)
     return list(dict.fromkeys(out))[:MAX_ENTITIES]
+
+
+def _printable(text: str) -> str:
+    """Control characters and lone surrogates (which no UTF-8 file can hold) become spaces."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)
 
 
 def _expiry(value: Any, now: datetime) -> datetime | None:

@@ -133,7 +133,7 @@ class OllamaBackend:
         the same request would give the same answer.
         """
         self._refuse_cloud(model)
-        payload = [{"role": m.role, "content": m.content} for m in messages]
+        payload = _payload(messages)
         num_predict = self._settings.max_reply_tokens
         raw, reason = "", ""
         for attempt in range(2):
@@ -161,7 +161,7 @@ class OllamaBackend:
             )
             self._check_truncation(reply.prompt_eval_count, expected_prompt_tokens, num_ctx, model)
             raw = reply.message.content or ""
-            value, reason = _parse_object(raw, schema)
+            value, reason = parse_json_object(raw, schema)
             if reply.done_reason == "length":
                 reason = "the answer hit the reply length limit"
             elif value is not None:
@@ -206,7 +206,7 @@ class OllamaBackend:
     ) -> Generator[str, None, ChatResult]:
         if cancel is not None and cancel.is_set():
             return ChatResult(text="", partial=True)
-        payload = [{"role": m.role, "content": m.content} for m in messages]
+        payload = _payload(messages)
         options = {"num_ctx": num_ctx, "num_predict": self._settings.max_reply_tokens}
 
         def open_stream() -> Iterator[ollama.ChatResponse]:
@@ -251,21 +251,17 @@ class OllamaBackend:
     def _open_stream(
         self, model: str, open_stream: Callable[[], Iterator[ollama.ChatResponse]]
     ) -> tuple[Iterator[ollama.ChatResponse], ollama.ChatResponse | None]:
-        """Send the request and wait for the first chunk, retrying refused connections."""
-        for attempt in range(len(self._backoff) + 1):
+        """Send the request and wait for the first chunk, retrying refused connections.
+
+        The client opens a stream lazily, so its connection errors come from the first
+        `next()`: until that chunk arrives this is a request like any other (`_call`).
+        """
+
+        def first_chunk() -> tuple[Iterator[ollama.ChatResponse], ollama.ChatResponse | None]:
             chunks = open_stream()
-            try:
-                return chunks, next(chunks, None)
-            except _CONNECT_ERRORS as exc:
-                if attempt == len(self._backoff):
-                    raise OllamaUnavailable(self._settings.ollama_host) from exc
-                log.info("Ollama refused the connection; retry %d", attempt + 1)
-                self._sleep(self._backoff[attempt])
-            except Exception as exc:
-                if (error := self._translate(exc, model, partial="", started=False)) is None:
-                    raise
-                raise error from exc
-        raise AssertionError("unreachable")
+            return chunks, next(chunks, None)
+
+        return self._call(model, first_chunk)
 
     def _next_chunk(
         self, chunks: Iterator[ollama.ChatResponse], model: str, partial: str
@@ -280,7 +276,11 @@ class OllamaBackend:
     # -- non-streaming calls ------------------------------------------------------------
 
     def _call(self, model: str, request: Callable[[], T], *, retry: bool = True) -> T:
-        """Run one request, retrying refused connections, and translate its failures."""
+        """Run one request, retrying refused connections, and translate its failures.
+
+        Every call goes through here, streamed or not (a stream until its first chunk);
+        failures after that come from `_next_chunk`. Both map errors with `_translate`.
+        """
         retries = len(self._backoff) if retry else 0
         for attempt in range(retries + 1):
             try:
@@ -355,17 +355,23 @@ class OllamaBackend:
         return True
 
 
+def _payload(messages: Sequence[ChatMessage]) -> list[dict[str, str]]:
+    return [{"role": m.role, "content": m.content} for m in messages]
+
+
 def _close(chunks: Iterator[ollama.ChatResponse]) -> None:
     if isinstance(chunks, Generator):
         chunks.close()
 
 
-def _parse_object(raw: str, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
-    """The JSON object in `raw` if it has the schema's required keys, else a reason."""
+def parse_json_object(raw: str, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """(the JSON object in `raw`, "") if it has the schema's required keys, else (None, a reason)."""
     try:
         value = json.loads(raw)
     except ValueError:
         return None, "not JSON" if raw.strip() else "empty answer"
+    except RecursionError:  # the C decoder recurses once per level of nesting
+        return None, "nested too deeply"
     if not isinstance(value, dict):
         return None, f"a JSON {type(value).__name__}, not an object"
     missing = [key for key in schema.get("required", ()) if key not in value]

@@ -166,6 +166,12 @@ _VAGUE = frozenset(
 _PUNCT = " \t,.;:!?~，。；：！？～、…\"'“”‘’()（）"
 
 
+def printable(text: str) -> str:
+    """`text` with control characters and lone surrogates (which SQLite's UTF-8 cannot hold,
+    e.g. undecodable terminal input) turned into spaces, and spaces folded."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+
+
 def clean(value: str) -> str:
     """Trim spaces, punctuation and Chinese sentence particles from a captured value."""
     value = value.strip(_PUNCT)
@@ -192,7 +198,7 @@ def make(
     """Build a rule candidate whose evidence is the sentence it came from."""
     ents: list[str] = []
     for e in entities or []:
-        e = e.strip(_PUNCT)
+        e = printable(e).strip(_PUNCT)
         if e and e not in ents:
             ents.append(e)
     return Candidate(
@@ -200,7 +206,7 @@ def make(
         category=category,
         kind=Kind.SEMANTIC,
         slot=slot,
-        value=value,
+        value=printable(value) if value is not None else None,
         entities=ents,
         importance=max(1, min(5, importance)),
         confidence=confidence,
