@@ -27,7 +27,9 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import STATE_STOPPED
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
@@ -62,6 +64,24 @@ def parse_time(text: str) -> tuple[int, int]:
     if not (0 <= hour < 24 and 0 <= minute < 60):
         raise InputError(f"nightly time {text!r} is not HH:MM", "Write e.g. 03:00.")
     return hour, minute
+
+
+class _Scheduler(BackgroundScheduler):  # type: ignore[misc]  # APScheduler 3 ships no types
+    """`BackgroundScheduler` without its shutdown race on finished one-off jobs.
+
+    The scheduler thread hands a due one-off job to the executor, then removes it from the
+    job store. If `shutdown()` comes in between (the job has started, so a caller waiting
+    for it can already be shutting down), `remove_job` finds the scheduler stopped, looks
+    only among jobs not yet added, and raises JobLookupError in the scheduler's thread
+    (APScheduler 3.11). Once stopped, the job store has been emptied: the job is gone.
+    """
+
+    def remove_job(self, job_id: str, jobstore: str | None = None) -> None:
+        try:
+            super().remove_job(job_id, jobstore)
+        except JobLookupError:
+            if self.state != STATE_STOPPED:
+                raise
 
 
 class MaintenanceScheduler:
@@ -100,7 +120,7 @@ class MaintenanceScheduler:
         self.timezone = timezone or clock.now().tzinfo
         self._attempted_at: float | None = None
         self._state_lock = threading.Lock()
-        self._scheduler = BackgroundScheduler(
+        self._scheduler = _Scheduler(
             executors={"default": ThreadPoolExecutor(max_workers=1)},
             job_defaults=dict(JOB_DEFAULTS),
             timezone=self.timezone,
