@@ -23,7 +23,12 @@ from tests.integration.privacy.helpers import TinyEmbedder
 def build(base: Path, n: int) -> Profile:
     profile = Profile(base, "default", Settings(), embedder=TinyEmbedder(), warn=lambda _t: None)
     with profile.db.atomic():
-        ids = [profile.store.add(NewMemory(f"synthetic memory {i} about topic {i % 97}", Category.FACT), 1.0).id for i in range(n)]
+        ids = [
+            profile.store.add(
+                NewMemory(f"synthetic memory {i} about topic {i % 97}", Category.FACT), 1.0
+            ).id
+            for i in range(n)
+        ]
     rng = np.random.default_rng(0)
     vectors = rng.standard_normal((n, TinyEmbedder.dimension)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)

@@ -22,8 +22,7 @@ from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.llm.ollama_backend import OllamaBackend
 from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder
-from benchmarks.bench_recall import fill, percentile
-from benchmarks.synthetic import queries
+from benchmarks.synthetic import fill, percentiles, queries
 
 HISTORY_TURNS = 8
 
@@ -33,21 +32,38 @@ def run(sizes: list[int], n_queries: int) -> None:
     embedder.load()
     clock = ManualClock(datetime.fromisoformat("2026-06-01T12:00:00+08:00"))
     qs = queries(n_queries)
-    print(f"model {embedder.model_name}, {n_queries} distinct queries per size, {HISTORY_TURNS} turns of history")
-    print(f"{'memories':>9} | {'bare p50':>8} {'bare p95':>8} | {'turn p50':>8} {'turn p95':>8} | p50 ratio | p95 ratio")
+    print(
+        f"model {embedder.model_name}, {n_queries} distinct queries per size, {HISTORY_TURNS} turns of history"
+    )
+    print(
+        f"{'memories':>9} | {'bare p50':>8} {'bare p95':>8} | {'turn p50':>8} {'turn p95':>8} | p50 ratio | p95 ratio"
+    )
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             settings = Settings(embedding_model=BUNDLED_MODEL)
-            profile = Profile(Path(tmp), "bench", settings, embedder=embedder, clock=clock, warn=lambda _t: None)
+            profile = Profile(
+                Path(tmp), "bench", settings, embedder=embedder, clock=clock, warn=lambda _t: None
+            )
             fill(profile, size, to_ts(clock.now()))
             # The backend is never called: prepare_prompt stops before the model.
             with OllamaBackend(settings) as backend:
-                engine = ChatEngine(profile, backend, runner=BackgroundRunner(synchronous=True), idle_timer=ManualTimer())
+                engine = ChatEngine(
+                    profile,
+                    backend,
+                    runner=BackgroundRunner(synchronous=True),
+                    idle_timer=ManualTimer(),
+                )
                 session = engine.new_session()
                 for i in range(HISTORY_TURNS):
-                    asked = engine.history.add_message(session.id, "user", f"{qs[i]} — earlier turn {i}", to_ts(clock.now()))
-                    engine.history.mark_extracted([asked.id])  # nothing for close() to send to a model
-                    engine.history.add_message(session.id, "assistant", "Here is a short answer. " * 6, to_ts(clock.now()))
+                    asked = engine.history.add_message(
+                        session.id, "user", f"{qs[i]} — earlier turn {i}", to_ts(clock.now())
+                    )
+                    engine.history.mark_extracted(
+                        [asked.id]
+                    )  # nothing for close() to send to a model
+                    engine.history.add_message(
+                        session.id, "assistant", "Here is a short answer. " * 6, to_ts(clock.now())
+                    )
                 collection = profile.service.index._col
                 for q in qs[:10]:  # warm up both paths
                     engine.prepare_prompt(session.id, q, clock.now())
@@ -56,7 +72,12 @@ def run(sizes: list[int], n_queries: int) -> None:
                     text = f"{q} ({size}-{i})"  # defeat the query-embedding cache on both sides
                     t0 = time.perf_counter()
                     vector = embedder.embed([text])[0]
-                    collection.query(query_embeddings=[vector], n_results=40, where={"profile_id": profile.name}, include=["distances"])
+                    collection.query(
+                        query_embeddings=[vector],
+                        n_results=40,
+                        where={"profile_id": profile.name},
+                        include=["distances"],
+                    )
                     t1 = time.perf_counter()
                     engine.prepare_prompt(session.id, text + " ", clock.now())
                     t2 = time.perf_counter()
@@ -64,9 +85,11 @@ def run(sizes: list[int], n_queries: int) -> None:
                     turn.append((t2 - t1) * 1000)
                 engine.close()
             profile.close()
-        b50, b95 = percentile(bare, 0.5), percentile(bare, 0.95)
-        t50, t95 = percentile(turn, 0.5), percentile(turn, 0.95)
-        print(f"{size:>9} | {b50:7.1f}ms {b95:7.1f}ms | {t50:7.1f}ms {t95:7.1f}ms | {t50 / b50:8.2f}× | {t95 / b95:8.2f}×")
+        b50, b95 = percentiles(bare)["p50"], percentiles(bare)["p95"]
+        t50, t95 = percentiles(turn)["p50"], percentiles(turn)["p95"]
+        print(
+            f"{size:>9} | {b50:7.1f}ms {b95:7.1f}ms | {t50:7.1f}ms {t95:7.1f}ms | {t50 / b50:8.2f}× | {t95 / b95:8.2f}×"
+        )
 
 
 def main() -> None:

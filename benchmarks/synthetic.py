@@ -1,13 +1,68 @@
-"""Synthetic but varied memories for benchmarks (English and Chinese, many topics)."""
+"""Synthetic but varied memories for benchmarks (English and Chinese, many topics), and the
+one way the benchmarks fill a profile with them (`fill`, through `MemoryService.add_many`).
+
+Percentiles come from `assistant.evaluation.latency.percentiles`, shared with `mnemo bench latency`.
+"""
 
 from __future__ import annotations
 
 import random
+import sys
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-_PEOPLE = ["my sister", "my boss", "Anna", "my son Leo", "our neighbour", "Dr. Wu", "my dad", "Priya", "Tom", "my wife"]
-_PLACES = ["Berlin", "Hangzhou", "Lisbon", "Osaka", "Denver", "Chengdu", "Toronto", "Nairobi", "Lyon", "Xi'an"]
-_THINGS = ["sourdough", "climbing", "PostgreSQL", "jazz", "the Kindle", "oat milk", "Rust", "watercolour", "tennis", "ramen",
-           "the garden", "a used Corolla", "the piano", "Kubernetes", "bird watching", "marathon training"]
+from assistant.evaluation.latency import percentiles, pooled_vectors
+from assistant.memory.store import NewMemory
+from assistant.memory.types import Category, Kind
+
+if TYPE_CHECKING:
+    from assistant.app import Profile
+
+__all__ = ["Filled", "fill", "memories", "percentiles", "queries"]
+
+_PEOPLE = [
+    "my sister",
+    "my boss",
+    "Anna",
+    "my son Leo",
+    "our neighbour",
+    "Dr. Wu",
+    "my dad",
+    "Priya",
+    "Tom",
+    "my wife",
+]
+_PLACES = [
+    "Berlin",
+    "Hangzhou",
+    "Lisbon",
+    "Osaka",
+    "Denver",
+    "Chengdu",
+    "Toronto",
+    "Nairobi",
+    "Lyon",
+    "Xi'an",
+]
+_THINGS = [
+    "sourdough",
+    "climbing",
+    "PostgreSQL",
+    "jazz",
+    "the Kindle",
+    "oat milk",
+    "Rust",
+    "watercolour",
+    "tennis",
+    "ramen",
+    "the garden",
+    "a used Corolla",
+    "the piano",
+    "Kubernetes",
+    "bird watching",
+    "marathon training",
+]
 _EN = [
     "I started {t} last {m} and {p} thinks it's great",
     "{p} is moving to {c} in {m}",
@@ -19,7 +74,20 @@ _EN = [
     "I spent the weekend on {t} with {p}",
 ]
 _ZH_PLACES = ["北京", "杭州", "成都", "上海", "深圳", "西安", "南京", "厦门", "武汉", "苏州"]
-_ZH_THINGS = ["跑步", "咖啡", "钢琴", "摄影", "火锅", "登山", "Python", "羽毛球", "书法", "烘焙", "游泳", "茶"]
+_ZH_THINGS = [
+    "跑步",
+    "咖啡",
+    "钢琴",
+    "摄影",
+    "火锅",
+    "登山",
+    "Python",
+    "羽毛球",
+    "书法",
+    "烘焙",
+    "游泳",
+    "茶",
+]
 _ZH_PEOPLE = ["我妈", "我老婆", "小王", "我同事", "我儿子", "张老师", "我哥", "室友"]
 _ZH = [
     "我最近在学{t}，{p}说挺适合我",
@@ -38,9 +106,16 @@ def memories(n: int, seed: int = 7) -> list[str]:
     out = []
     for i in range(n):
         if rng.random() < 0.5:
-            text = rng.choice(_EN).format(p=rng.choice(_PEOPLE), c=rng.choice(_PLACES), t=rng.choice(_THINGS), m=rng.choice(_MONTHS))
+            text = rng.choice(_EN).format(
+                p=rng.choice(_PEOPLE),
+                c=rng.choice(_PLACES),
+                t=rng.choice(_THINGS),
+                m=rng.choice(_MONTHS),
+            )
         else:
-            text = rng.choice(_ZH).format(p=rng.choice(_ZH_PEOPLE), c=rng.choice(_ZH_PLACES), t=rng.choice(_ZH_THINGS))
+            text = rng.choice(_ZH).format(
+                p=rng.choice(_ZH_PEOPLE), c=rng.choice(_ZH_PLACES), t=rng.choice(_ZH_THINGS)
+            )
         out.append(f"{text} (#{i})" if rng.random() < 0.3 else text)
     return out
 
@@ -48,10 +123,82 @@ def memories(n: int, seed: int = 7) -> list[str]:
 def queries(n: int, seed: int = 11) -> list[str]:
     rng = random.Random(seed)
     pool = [
-        "what does {p} think about {t}?", "any plans in {c}?", "what did we decide for the project?",
-        "{p}最近怎么样", "我在{c}有什么安排", "推荐点和{t}有关的", "where is {p} moving?", "上次说的{t}是什么",
+        "what does {p} think about {t}?",
+        "any plans in {c}?",
+        "what did we decide for the project?",
+        "{p}最近怎么样",
+        "我在{c}有什么安排",
+        "推荐点和{t}有关的",
+        "where is {p} moving?",
+        "上次说的{t}是什么",
     ]
     return [
-        rng.choice(pool).format(p=rng.choice(_PEOPLE + _ZH_PEOPLE), c=rng.choice(_PLACES + _ZH_PLACES), t=rng.choice(_THINGS + _ZH_THINGS))
+        rng.choice(pool).format(
+            p=rng.choice(_PEOPLE + _ZH_PEOPLE),
+            c=rng.choice(_PLACES + _ZH_PLACES),
+            t=rng.choice(_THINGS + _ZH_THINGS),
+        )
         for _ in range(n)
     ]
+
+
+@dataclass
+class Filled:
+    """What `fill` wrote and how long each part took."""
+
+    ids: list[int]
+    embedded: int
+    embed_s: float
+    write_s: float
+
+    def describe(self) -> str:
+        n = len(self.ids)
+        rate = f"{self.embedded / self.embed_s:.0f} texts/s" if self.embed_s else "-"
+        shared = (
+            ""
+            if self.embedded == n
+            else f"; the other {n - self.embedded} reuse those vectors with noise"
+        )
+        return (
+            f"{n} memories: {self.embedded} texts embedded in {self.embed_s:.1f}s ({rate}){shared}; "
+            f"store + index bulk write {self.write_s:.1f}s ({n / max(self.write_s, 1e-9):.0f}/s)"
+        )
+
+
+def fill(
+    profile: Profile, n: int, now: float, *, embed_limit: int | None = None, seed: int = 3
+) -> Filled:
+    """Write n synthetic memories (half episodic, importance 1-5, ten minutes apart going back
+    from `now`) in one transaction, then index them in large batches.
+
+    With `embed_limit`, only that many texts are embedded; the other memories reuse one of
+    those vectors with small noise (their text stays their own): embedding every text of a
+    100k store takes tens of minutes on a small machine.
+    """
+    texts = memories(n)
+    items = [
+        (
+            NewMemory(
+                text,
+                Category.FACT,
+                kind=Kind.EPISODIC if i % 2 else Kind.SEMANTIC,
+                importance=1 + i % 5,
+            ),
+            now - i * 600,
+        )
+        for i, text in enumerate(texts)
+    ]
+    t0 = time.perf_counter()
+    vectors, embedded = pooled_vectors(
+        profile.embedder.embed, texts, n if embed_limit is None else embed_limit, seed
+    )
+    embed_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ids = profile.service.add_many(items, vectors=vectors, progress=_progress)
+    filled = Filled(ids, embedded, embed_s, time.perf_counter() - t0)
+    print(f"  {filled.describe()}", file=sys.stderr)
+    return filled
+
+
+def _progress(done: int, total: int) -> None:
+    print(f"  indexed {done}/{total}", file=sys.stderr, end="\r" if done < total else "\n")

@@ -5,9 +5,16 @@ written to a fresh store + index, then the read path answers unseen questions. B
 figure stands the *bare* cost measured in the same process: one embedding plus one vector
 query (read), one embedding plus one index upsert (write) — what no memory system can avoid.
 
-Embedding 100k texts with a small model on 2 CPU cores takes tens of minutes, so at most
-``embed_limit`` distinct texts are embedded and the remaining vectors reuse them with small
-Gaussian noise (renormalised); the output says how many were embedded.
+Every memory has its own text, but embedding 100k texts with the test model on 2 shared CPU
+cores takes 15-50 minutes (35-100 texts/s measured, by load), so at most ``embed_limit`` distinct
+texts are embedded and the remaining vectors reuse them with small Gaussian noise
+(renormalised); the output says how many were embedded and at what rate. The store is filled
+through `MemoryService.add_many` (one transaction, index writes in batches of 5,000).
+
+The children run torch with ``threads`` threads (default 1, as the test suite does): on a
+shared 2-core machine two OpenMP threads contending with other work made one query
+embedding ~10x slower (36 ms vs 480 ms), which drowned every other cost. Both sides of each
+comparison run with the same setting, and the output records it.
 """
 
 from __future__ import annotations
@@ -31,14 +38,68 @@ import numpy as np
 from assistant.memory.embedder import Embedder
 
 SIZES = (1_000, 10_000, 100_000)
-_SUBJECTS = ["my sister", "our team", "the landlord", "my doctor", "Grandma", "the new manager", "my friend Alex",
-             "我妈", "老板", "室友", "我同事小王", "女朋友", "the kids", "my neighbour", "我哥"]
-_VERBS = ["booked", "recommended", "cancelled", "moved", "prefers", "asked about", "forgot", "paid for",
-          "喜欢", "讨厌", "提到了", "订了", "推荐了", "换成了"]
-_OBJECTS = ["the dentist appointment", "a flight to Lisbon", "vegetarian ramen", "the gym membership",
-            "the car insurance", "a trip to Hangzhou", "piano lessons", "the quarterly report", "hiking boots",
-            "一家川菜馆", "周末的音乐会", "新的笔记本电脑", "去成都的高铁票", "瑜伽课", "房租", "咖啡豆"]
-_WHEN = ["on Monday", "next week", "in March", "last summer", "tomorrow", "上周五", "月底", "明年春天", "每天早上"]
+_SUBJECTS = [
+    "my sister",
+    "our team",
+    "the landlord",
+    "my doctor",
+    "Grandma",
+    "the new manager",
+    "my friend Alex",
+    "我妈",
+    "老板",
+    "室友",
+    "我同事小王",
+    "女朋友",
+    "the kids",
+    "my neighbour",
+    "我哥",
+]
+_VERBS = [
+    "booked",
+    "recommended",
+    "cancelled",
+    "moved",
+    "prefers",
+    "asked about",
+    "forgot",
+    "paid for",
+    "喜欢",
+    "讨厌",
+    "提到了",
+    "订了",
+    "推荐了",
+    "换成了",
+]
+_OBJECTS = [
+    "the dentist appointment",
+    "a flight to Lisbon",
+    "vegetarian ramen",
+    "the gym membership",
+    "the car insurance",
+    "a trip to Hangzhou",
+    "piano lessons",
+    "the quarterly report",
+    "hiking boots",
+    "一家川菜馆",
+    "周末的音乐会",
+    "新的笔记本电脑",
+    "去成都的高铁票",
+    "瑜伽课",
+    "房租",
+    "咖啡豆",
+]
+_WHEN = [
+    "on Monday",
+    "next week",
+    "in March",
+    "last summer",
+    "tomorrow",
+    "上周五",
+    "月底",
+    "明年春天",
+    "每天早上",
+]
 
 
 def synthetic_texts(n: int, seed: int = 7) -> list[str]:
@@ -51,7 +112,10 @@ def synthetic_texts(n: int, seed: int = 7) -> list[str]:
 
 def synthetic_queries(n: int, seed: int = 11) -> list[str]:
     rng = random.Random(seed)
-    return [f"what did {rng.choice(_SUBJECTS)} say about {rng.choice(_OBJECTS)}? ({i})" for i in range(n)]
+    return [
+        f"what did {rng.choice(_SUBJECTS)} say about {rng.choice(_OBJECTS)}? ({i})"
+        for i in range(n)
+    ]
 
 
 def percentiles(values_ms: Sequence[float]) -> dict[str, float]:
@@ -70,7 +134,14 @@ def peak_rss_mb() -> float:
     return round(kb / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
-def _vectors(embed: Callable[[Sequence[str]], np.ndarray], texts: Sequence[str], embed_limit: int, seed: int = 3) -> tuple[np.ndarray, int]:
+def pooled_vectors(
+    embed: Callable[[Sequence[str]], np.ndarray],
+    texts: Sequence[str],
+    embed_limit: int,
+    seed: int = 3,
+) -> tuple[np.ndarray, int]:
+    """Vectors of `texts`: the first `embed_limit` embedded, each other one a copy of one of
+    those with Gaussian noise (sigma 0.02, renormalised). Returns them and how many were embedded."""
     embedded = embed(list(texts[:embed_limit]))
     if len(texts) <= embed_limit:
         return embedded, len(texts)
@@ -81,7 +152,14 @@ def _vectors(embed: Callable[[Sequence[str]], np.ndarray], texts: Sequence[str],
     return np.vstack([embedded, noisy.astype(np.float32)]), len(embedded)
 
 
-def measure_size(n: int, *, queries: int = 100, writes: int = 100, embed_limit: int = 5_000, embedder: Embedder | None = None) -> dict[str, Any]:
+def measure_size(
+    n: int,
+    *,
+    queries: int = 100,
+    writes: int = 100,
+    embed_limit: int = 5_000,
+    embedder: Embedder | None = None,
+) -> dict[str, Any]:
     """Build a store of `n` memories in a temp folder and time the read and write paths."""
     from assistant.clock import ManualClock
     from assistant.memory.db import Database
@@ -98,7 +176,7 @@ def measure_size(n: int, *, queries: int = 100, writes: int = 100, embed_limit: 
     rss_model = peak_rss_mb()
     texts = synthetic_texts(n)
     t0 = time.perf_counter()
-    vectors, embedded = _vectors(embedder.embed, texts, embed_limit)
+    vectors, embedded = pooled_vectors(embedder.embed, texts, embed_limit)
     embed_s = time.perf_counter() - t0
     now = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
     with tempfile.TemporaryDirectory(prefix="mnemo-latency-") as tmp:
@@ -108,12 +186,13 @@ def measure_size(n: int, *, queries: int = 100, writes: int = 100, embed_limit: 
         service = MemoryService(db, store, embedder, Path(tmp) / "index", ManualClock(now))
         try:
             t0 = time.perf_counter()
-            ids: list[int] = []
-            for start in range(0, n, 5_000):
-                with db.atomic():
-                    for text in texts[start : start + 5_000]:
-                        ids.append(store.add(NewMemory(content=text, category=Category.FACT), now.timestamp()).id)
-            service.index.upsert(ids, vectors, store.profile_id)
+            service.add_many(
+                [
+                    (NewMemory(content=text, category=Category.FACT), now.timestamp())
+                    for text in texts
+                ],
+                vectors=vectors,
+            )
             load_s = time.perf_counter() - t0
 
             recaller = Recaller(service, RecallOptions())
@@ -126,7 +205,11 @@ def measure_size(n: int, *, queries: int = 100, writes: int = 100, embed_limit: 
                 recaller.recall(asks[2 * i], now)
                 recall_ms.append((time.perf_counter() - t1) * 1000)
                 t1 = time.perf_counter()
-                service.index.query(embedder.embed_one(asks[2 * i + 1]), RecallOptions().candidates, store.profile_id)
+                service.index.query(
+                    embedder.embed_one(asks[2 * i + 1]),
+                    RecallOptions().candidates,
+                    store.profile_id,
+                )
                 bare_ms.append((time.perf_counter() - t1) * 1000)
 
             fresh = synthetic_texts(2 * writes, seed=99)
@@ -143,8 +226,10 @@ def measure_size(n: int, *, queries: int = 100, writes: int = 100, embed_limit: 
             db.close()
     return {
         "memories": n,
-        "vectors": f"{embedded} embedded" + ("" if embedded == n else f", {n - embedded} reused with noise"),
+        "vectors": f"{embedded} embedded"
+        + ("" if embedded == n else f", {n - embedded} reused with noise"),
         "setup_s": {"embed": round(embed_s, 1), "load": round(load_s, 1)},
+        "setup_per_s": {"embed": round(embedded / embed_s, 1), "load": round(n / load_s, 1)},
         "recall_ms": percentiles(recall_ms),
         "bare_ms": percentiles(bare_ms),
         "write_per_s": round(writes / write_s, 1),
@@ -178,9 +263,22 @@ print("READY", peak_rss_mb(), flush=True)
 """
 
 
-def _time_to_ready(snippet: str, *args: str) -> tuple[float, float]:
+def _child_env(threads: int) -> dict[str, str]:
+    return {
+        **os.environ,
+        "OMP_NUM_THREADS": str(threads),
+        "HF_HUB_OFFLINE": os.environ.get("HF_HUB_OFFLINE", "1"),
+    }
+
+
+def _time_to_ready(snippet: str, *args: str, threads: int = 1) -> tuple[float, float]:
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", snippet, *args], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", snippet, *args],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=_child_env(threads),
+    )
     assert proc.stdout is not None
     rss = 0.0
     for line in proc.stdout:
@@ -195,40 +293,69 @@ def _time_to_ready(snippet: str, *args: str) -> tuple[float, float]:
     return round(ready, 2), rss
 
 
-def measure_startup() -> dict[str, float]:
+def measure_startup(threads: int = 1) -> dict[str, float]:
     """Process start → profile open, model loaded, first recall done; beside model-only."""
     with tempfile.TemporaryDirectory(prefix="mnemo-startup-") as tmp:
-        ready, rss = _time_to_ready(_READY_SNIPPET, tmp)
-    bare, bare_rss = _time_to_ready(_BARE_SNIPPET)
-    return {"ready_s": ready, "peak_rss_mb": rss, "bare_ready_s": bare, "bare_peak_rss_mb": bare_rss}
+        ready, rss = _time_to_ready(_READY_SNIPPET, tmp, threads=threads)
+    bare, bare_rss = _time_to_ready(_BARE_SNIPPET, threads=threads)
+    return {
+        "ready_s": ready,
+        "peak_rss_mb": rss,
+        "bare_ready_s": bare,
+        "bare_peak_rss_mb": bare_rss,
+    }
 
 
-def run_latency(sizes: Sequence[int] = SIZES, *, queries: int = 100, writes: int = 100, embed_limit: int = 5_000,
-                startup: bool = True, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+def run_latency(
+    sizes: Sequence[int] = SIZES,
+    *,
+    queries: int = 100,
+    writes: int = 100,
+    embed_limit: int = 5_000,
+    startup: bool = True,
+    threads: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Every size in a child process (its own peak RSS), then the start-up probe."""
     report = progress or (lambda _text: None)
-    out: dict[str, Any] = {"sizes": [], "machine": machine()}
+    out: dict[str, Any] = {"sizes": [], "machine": {**machine(), "torch_threads": threads}}
     for n in sizes:
         t0 = time.perf_counter()
         proc = subprocess.run(
-            [sys.executable, "-m", "assistant.evaluation.latency", str(n), str(queries), str(writes), str(embed_limit)],
-            capture_output=True, text=True, check=False,
+            [
+                sys.executable,
+                "-m",
+                "assistant.evaluation.latency",
+                str(n),
+                str(queries),
+                str(writes),
+                str(embed_limit),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=_child_env(threads),
         )
         if proc.returncode != 0:
             raise RuntimeError(f"latency run at {n} memories failed:\n{proc.stderr[-2000:]}")
         out["sizes"].append(json.loads(proc.stdout.strip().splitlines()[-1]))
         report(f"{n} memories: {time.perf_counter() - t0:.0f} s")
     if startup:
-        out["startup"] = measure_startup()
+        out["startup"] = measure_startup(threads)
     return out
 
 
 def machine() -> dict[str, Any]:
     import platform
 
-    return {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
-            "processor": platform.processor() or platform.machine(),
-            "load_average_1m": round(os.getloadavg()[0], 2), "gpu": False}
+    return {
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "processor": platform.processor() or platform.machine(),
+        "load_average_1m": round(os.getloadavg()[0], 2),
+        "gpu": False,
+    }
 
 
 if __name__ == "__main__":  # the child process of run_latency

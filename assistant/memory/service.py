@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from assistant.clock import Clock, to_ts
 from assistant.memory.db import Database
 from assistant.memory.embedder import Embedder
@@ -55,15 +57,22 @@ class MemoryService:
         """The index of the embedder's model (loads the model when not loaded yet)."""
         name, dim = self.embedder.model_name, self.embedder.dimension
         if self._index is None or (self._index.model_name, self._index.dimension) != (name, dim):
-            if self._index is not None:
-                self._index.close()
-            self._index = ChromaIndex(self.index_dir, name, dim)
-            self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('index_model', ?), ('index_dimension', ?)", (name, str(dim)))
-            if self._index.count() != self.store.count():
+            index = self._open_index()
+            if index.count() != self.store.count():
                 # A model seen for the first time (the real one arrived after a fallback, or
                 # the settings changed) or an index a crash left behind: fill it from SQLite.
                 log.info("index for this model is behind the database; re-indexing")
                 self.reconcile()
+            return index
+        return self._index
+
+    def _open_index(self) -> ChromaIndex:
+        """Open (or create) the collection of the embedder's model, as it is."""
+        name, dim = self.embedder.model_name, self.embedder.dimension
+        if self._index is not None:
+            self._index.close()
+        self._index = ChromaIndex(self.index_dir, name, dim)
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('index_model', ?), ('index_dimension', ?)", (name, str(dim)))
         return self._index
 
     def open_index_for_removal(self) -> ChromaIndex | None:
@@ -116,6 +125,53 @@ class MemoryService:
             self._unindex(replacing)
         self._changed()
         return memory
+
+    def add_many(
+        self,
+        items: Sequence[tuple[NewMemory, float]],
+        *,
+        vectors: np.ndarray | None = None,
+        progress: Progress | None = None,
+        batch: int = 5000,
+    ) -> list[int]:
+        """Store many new memories in one transaction, then index them in large batches.
+
+        For imports and benchmarks: the same rows, FTS entries and audit events as `add` one
+        by one; the texts are embedded in large batches (or `vectors` are used as given, one
+        row per item, unit length) and written to the index a batch at a time. As with `add`,
+        the index write comes after the commit, and reconcile() repairs a failed one.
+
+        Args:
+            items: (new memory, time it was said) pairs.
+            vectors: precomputed vectors of the items (a benchmark's); None embeds the texts.
+            progress: called with (done, total) after each batch is indexed.
+            batch: how many texts are embedded and indexed per step.
+
+        Returns:
+            The new ids, in the order of `items`.
+        """
+        if vectors is not None and len(vectors) != len(items):
+            raise ValueError(f"{len(vectors)} vectors for {len(items)} memories")
+        # Open the index before the rows exist: opening an index that is behind the database
+        # re-embeds every missing memory (see `index`).
+        index = self.index
+        ids = self.store.add_many(items)
+        for start in range(0, len(ids), batch):
+            chunk = ids[start : start + batch]
+            if vectors is None:
+                found = self.store.get_many(chunk)
+                block = self.embedder.embed([found[i].content for i in chunk])
+            else:
+                block = np.asarray(vectors[start : start + batch], dtype=np.float32)
+            try:
+                index.upsert(chunk, block, self.profile_id)
+            except Exception:  # noqa: BLE001 - any index failure is repaired by reconcile()
+                log.exception("index write failed; reconcile() will repair it")
+            if progress:
+                progress(start + len(chunk), len(ids))
+        if ids:
+            self._changed()
+        return ids
 
     def edit(self, memory_id: int, **fields: object) -> Memory:
         memory = self.store.edit(memory_id, self.now(), **fields)  # type: ignore[arg-type]
@@ -194,10 +250,8 @@ class MemoryService:
 
     def switch_embedder(self, embedder: Embedder, progress: Progress | None = None) -> ReconcileReport:
         """Re-embed every active memory with another model; the old collection is dropped."""
-        if self._index is not None:
-            self._index.close()
-            self._index = None
         self.embedder = embedder
+        self._open_index()  # not through `index`, which would fill it at once, without progress
         return self.reconcile(progress)
 
     def close(self) -> None:

@@ -74,6 +74,18 @@ def clean_content(text: str) -> str:
     return cleaned
 
 
+_INSERT = (
+    "INSERT INTO memories(profile_id, kind, category, content, summary, slot, entities,"
+    " importance, confidence, source, status, pinned, review, created_at, updated_at,"
+    " expires_at, event_at, session_id, source_message_id, vault_ids)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,'active',?,?,?,?,?,?,?,?,?)"
+)
+
+
+def _clean_entities(entities: Iterable[object]) -> list[str]:
+    return [e for e in dict.fromkeys(str(x).strip() for x in entities) if e][:20]
+
+
 @dataclass
 class NewMemory:
     content: str
@@ -113,27 +125,77 @@ class MemoryStore:
 
     def add(self, new: NewMemory, now: float) -> Memory:
         content = clean_content(new.content)
-        importance = min(5, max(1, int(new.importance)))
-        confidence = min(1.0, max(0.0, float(new.confidence)))
-        entities = [e for e in dict.fromkeys(str(x).strip() for x in new.entities) if e][:20]
+        entities = _clean_entities(new.entities)
         with self.db.atomic():
-            cur = self.db.execute(
-                "INSERT INTO memories(profile_id, kind, category, content, summary, slot, entities,"
-                " importance, confidence, source, status, pinned, review, created_at, updated_at,"
-                " expires_at, event_at, session_id, source_message_id, vault_ids)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,'active',?,?,?,?,?,?,?,?,?)",
-                (
-                    self.profile_id, new.kind.value, new.category.value, content, new.summary,
-                    new.slot, json.dumps(entities, ensure_ascii=False), importance, confidence,
-                    new.source.value, int(new.pinned), int(new.review), now, now, new.expires_at,
-                    new.event_at if new.event_at is not None else now, new.session_id,
-                    new.source_message_id, json.dumps(list(new.vault_ids)),
-                ),
-            )
+            cur = self.db.execute(_INSERT, self._row(new, content, entities, now))
             memory_id = int(cur.lastrowid or 0)
             self._index_fts(memory_id, content, entities)
             self.log_event(memory_id, "added", now, {"source": new.source.value})
         return self.get(memory_id)
+
+    def add_many(self, items: Sequence[tuple[NewMemory, float]]) -> builtins.list[int]:
+        """Store many memories in one transaction (imports, benchmarks), each at its own time.
+
+        The same rows, FTS entries and audit events as `add` one by one, without reading each
+        memory back. Every content is checked before anything is written.
+
+        Args:
+            items: (new memory, time it was said) pairs.
+
+        Returns:
+            The new ids, in the order of `items`.
+        """
+        prepared = [
+            (new, clean_content(new.content), _clean_entities(new.entities), at)
+            for new, at in items
+        ]
+        ids: builtins.list[int] = []
+        fts: builtins.list[tuple[int, str, str]] = []
+        events: builtins.list[tuple[str, int, str, float, str]] = []
+        with self.db.atomic():
+            for new, content, entities, at in prepared:
+                cur = self.db.execute(_INSERT, self._row(new, content, entities, at))
+                memory_id = int(cur.lastrowid or 0)
+                ids.append(memory_id)
+                fts.append((memory_id, index_text(content), index_text(" ".join(entities))))
+                detail = json.dumps({"source": new.source.value}, ensure_ascii=False)
+                events.append((self.profile_id, memory_id, "added", at, detail))
+            # New rowids: nothing to delete from the FTS table first (unlike `_index_fts`).
+            self.db.executemany(
+                "INSERT INTO memories_fts(rowid, text, entities) VALUES (?, ?, ?)", fts
+            )
+            self.db.executemany(
+                "INSERT INTO memory_events(profile_id, memory_id, event, at, detail)"
+                " VALUES (?, ?, ?, ?, ?)",
+                events,
+            )
+        return ids
+
+    def _row(
+        self, new: NewMemory, content: str, entities: Sequence[str], now: float
+    ) -> tuple[Any, ...]:
+        """The values of `_INSERT` for one new memory said at `now`."""
+        return (
+            self.profile_id,
+            new.kind.value,
+            new.category.value,
+            content,
+            new.summary,
+            new.slot,
+            json.dumps(list(entities), ensure_ascii=False),
+            min(5, max(1, int(new.importance))),
+            min(1.0, max(0.0, float(new.confidence))),
+            new.source.value,
+            int(new.pinned),
+            int(new.review),
+            now,
+            now,
+            new.expires_at,
+            new.event_at if new.event_at is not None else now,
+            new.session_id,
+            new.source_message_id,
+            json.dumps(list(new.vault_ids)),
+        )
 
     def _index_fts(self, memory_id: int, content: str, entities: Sequence[str]) -> None:
         self.db.execute("DELETE FROM memories_fts WHERE rowid = ?", (memory_id,))
@@ -290,8 +352,8 @@ class MemoryStore:
         order: str = "updated_at DESC",
     ) -> builtins.list[Memory]:
         allowed_orders = {
-            "updated_at DESC", "created_at DESC", "created_at ASC", "importance DESC",
-            "last_accessed_at DESC", "access_count DESC", "id ASC", "id DESC",
+            "updated_at DESC", "created_at DESC", "created_at ASC", "importance DESC", "importance ASC",
+            "last_accessed_at DESC", "last_accessed_at ASC", "access_count DESC", "access_count ASC", "id ASC", "id DESC",
         }
         if order not in allowed_orders:
             raise InputError(f"cannot sort by {order!r}", "Use one of: " + ", ".join(sorted(allowed_orders)))

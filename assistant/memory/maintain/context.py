@@ -26,8 +26,14 @@ Summarize = Callable[[list[str], str], "dict[str, Any] | None"]
 SUMMARY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "summary": {"type": "string", "description": "one or two sentences, only what the sources say"},
-        "category": {"type": "string", "enum": ["fact", "preference", "goal", "project", "conclusion", "emotion"]},
+        "summary": {
+            "type": "string",
+            "description": "one or two sentences, only what the sources say",
+        },
+        "category": {
+            "type": "string",
+            "enum": ["fact", "preference", "goal", "project", "conclusion", "emotion"],
+        },
         "importance": {"type": "integer", "minimum": 1, "maximum": 5},
     },
     "required": ["summary"],
@@ -110,7 +116,8 @@ class StepContext:
         if self.dry_run or not ids:
             return
         try:
-            self.parts.service.index.delete(ids)
+            for batch in chunks(ids, 5000):  # within Chroma's largest batch (5,461 here)
+                self.parts.service.index.delete(batch)
         except Exception:  # noqa: BLE001 - a stale vector is filtered at read time; reconcile removes it
             log.exception("index delete failed; the reconcile step repairs it")
 

@@ -31,7 +31,9 @@ WINDOW_MARGIN_S = 86400.0
 # NEIGHBOURS nearest in the index; above, every bucket is scanned in full.
 NEIGHBOUR_SHARE = 20
 NEIGHBOURS = 8
-_NEGATION_RE = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|anymore|stopped|quit)\b|n't\b|[不没别未無无非]")
+_NEGATION_RE = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|without|anymore|stopped|quit)\b|n't\b|[不没别未無无非]"
+)
 _NUMBER_RE = re.compile(r"\d+(?:[.,:]\d+)*")
 
 
@@ -76,7 +78,11 @@ def _text_key(memory: Memory) -> str:
 def merge(ctx: StepContext) -> dict[str, int]:
     """Merge near-duplicate active memories; returns how many groups and members."""
     store = ctx.store
-    active = [m for m in store.list(status=Status.ACTIVE, limit=10**9, order="id ASC") if m.id not in ctx.gone]
+    active = [
+        m
+        for m in store.list(status=Status.ACTIVE, limit=10**9, order="id ASC")
+        if m.id not in ctx.gone
+    ]
     by_id = {m.id: m for m in active}
     groups = _Groups()
     reasons = {"by_slot": 0, "by_text": 0, "by_vector": 0}
@@ -103,30 +109,40 @@ def merge(ctx: StepContext) -> dict[str, int]:
     window = None if since is None else since - WINDOW_MARGIN_S
     checked = _vector_pairs(ctx, active, window, lambda a, b: join(a, b, "by_vector"))
 
-    merged = 0
+    absorbed: list[int] = []
     found = groups.groups()
     for group in found:
         members = [by_id[i] for i in group]
-        survivor = _survivor(members, by_slot=len({m.slot for m in members if m.slot}) == 1 and all(m.slot for m in members))
+        survivor = _survivor(
+            members,
+            by_slot=len({m.slot for m in members if m.slot}) == 1 and all(m.slot for m in members),
+        )
         others = [m for m in members if m.id != survivor.id]
-        merged += len(others)
+        absorbed += [m.id for m in others]
         ctx.gone.update(m.id for m in others)
         if not ctx.dry_run:
             _absorb(ctx, survivor, others)
+    # One index delete for the step, not one per group: Chroma's cost is mostly per call.
+    # Until then a merged memory's vector is filtered out at read time (reconcile removes
+    # strays a crash leaves).
+    ctx.unindex(absorbed)
+    merged = len(absorbed)
     return {"checked": checked, "groups": len(found), "merged": merged, **reasons}
 
 
-def _vector_pairs(ctx: StepContext, active: Sequence[Memory], window: float | None, join: Callable[[int, int], None]) -> int:
+def _vector_pairs(
+    ctx: StepContext,
+    active: Sequence[Memory],
+    window: float | None,
+    join: Callable[[int, int], None],
+) -> int:
     """Join vector near-duplicates; only memories changed since `window` are compared (to all)."""
     service = ctx.parts.service
     by_bucket: dict[tuple[str, str], list[Memory]] = defaultdict(list)
     for memory in active:
         if memory.category is not Category.IDENTIFIER:  # identifiers differ by a character
             by_bucket[(memory.category.value, memory.kind.value)].append(memory)
-    fresh = {
-        m.id for m in active
-        if window is None or max(m.created_at, m.updated_at) >= window
-    }
+    fresh = {m.id for m in active if window is None or max(m.created_at, m.updated_at) >= window}
     if not any(len(b) > 1 and any(m.id in fresh for m in b) for b in by_bucket.values()):
         return 0
     floor = similarity_floor(service.embedder)
@@ -176,7 +192,9 @@ def _vectors(ctx: StepContext, memories: Sequence[Memory]) -> np.ndarray:
         found.update(service.index.vectors(list(batch)))
     missing = [m for m in memories if m.id not in found]
     if missing:
-        for memory, vector in zip(missing, service.embedder.embed([m.content for m in missing]), strict=True):
+        for memory, vector in zip(
+            missing, service.embedder.embed([m.content for m in missing]), strict=True
+        ):
             found[memory.id] = np.asarray(vector, dtype=np.float32)
     matrix = np.stack([found[i] for i in ids]).astype(np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
@@ -197,7 +215,11 @@ def _absorb(ctx: StepContext, survivor: Memory, others: Sequence[Memory]) -> Non
     group = [survivor, *others]
     entities = list(dict.fromkeys(e for m in group for e in m.entities))[:20]
     expiries = [m.expires_at for m in group]
-    expires_at = max(e for e in expiries if e is not None) if all(e is not None for e in expiries) else survivor.expires_at
+    expires_at = (
+        max(e for e in expiries if e is not None)
+        if all(e is not None for e in expiries)
+        else survivor.expires_at
+    )
     accessed = [m.last_accessed_at for m in group if m.last_accessed_at is not None]
     provenance = {
         "merged_from": [m.id for m in others],
@@ -211,14 +233,17 @@ def _absorb(ctx: StepContext, survivor: Memory, others: Sequence[Memory]) -> Non
             "UPDATE memories SET importance = ?, confidence = ?, access_count = ?, last_accessed_at = ?,"
             " updated_at = ?, pinned = ?, expires_at = ? WHERE id = ? AND profile_id = ?",
             (
-                max(m.importance for m in group), max(m.confidence for m in group),
-                sum(m.access_count for m in group), max(accessed) if accessed else None,
-                max(m.updated_at for m in group), int(any(m.pinned for m in group)), expires_at,
-                survivor.id, ctx.profile_id,
+                max(m.importance for m in group),
+                max(m.confidence for m in group),
+                sum(m.access_count for m in group),
+                max(accessed) if accessed else None,
+                max(m.updated_at for m in group),
+                int(any(m.pinned for m in group)),
+                expires_at,
+                survivor.id,
+                ctx.profile_id,
             ),
         )
         ctx.store.log_event(survivor.id, "updated", ctx.now, provenance)
         for other in others:
             ctx.store.set_status(other.id, Status.MERGED, ctx.now, superseded_by=survivor.id)
-    ctx.unindex([m.id for m in others])
-
