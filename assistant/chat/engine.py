@@ -37,6 +37,7 @@ from assistant.llm.errors import LLMError, StreamInterrupted
 from assistant.llm.extraction import ExtractionOutcome, LLMExtractor, SourceMessage
 from assistant.memory.inject import block_language
 from assistant.memory.sensitive import redact_masked
+from assistant.memory.text import storable
 from assistant.memory.types import Action, Change, Memory, Status, Turn
 
 if TYPE_CHECKING:
@@ -158,6 +159,7 @@ class ChatEngine:
         self._check_open()
         if not text.strip():
             raise InputError("The message is empty.", "Type something to send.")
+        text = storable(text)
         session = self.history.session(session_id)
         now = self.clock.now()
         use_memory = self.settings.memory_enabled and not session.temporary

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from assistant.chat.types import MessageStatus, Session, StoredMessage
 from assistant.errors import NotFoundError
 from assistant.memory.db import Database
-from assistant.memory.text import index_text
+from assistant.memory.text import index_text, storable
 
 TEMP_ID_BASE = 10**15
 """Ids of temporary messages start here (they never reach the database)."""
@@ -125,6 +125,7 @@ class ConversationStore:
         injected_ids: list[int] | None = None,
     ) -> StoredMessage:
         """Store one message (already masked) and touch its session."""
+        content = storable(content)
         injected = list(injected_ids or [])
         with self._lock:
             temp = self._temp.get(session_id)

@@ -96,6 +96,16 @@ def match_expression(query_tokens: list[str]) -> str | None:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in unique[:32])
 
 
+def storable(text: str) -> str:
+    """`text` with lone surrogates (undecodable terminal input, which UTF-8 and so SQLite
+    cannot hold) replaced by U+FFFD; surrogate pairs are joined into their character."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
 def identifiers(text: str) -> list[str]:
     """Exact identifiers (order numbers, ticket ids): tokens with a digit, 6+ characters."""
     return [m.group() for m in _IDENT_RE.finditer(text)]

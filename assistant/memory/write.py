@@ -132,9 +132,12 @@ class MemoryWriter:
         if not spans:
             return Protected(text, [])
         stored: list[tuple[SensitiveSpan, int]] = []
+        once: dict[tuple[str, str], int] = {}  # a value repeated in one message is one vault item
         for span in spans:
-            vault_id = self.vault.put(span.kind, span.value, span.masked, to_ts(now)) if self.vault else 0
-            stored.append((span, vault_id))
+            key = (str(span.kind), span.value)
+            if key not in once:
+                once[key] = self.vault.put(span.kind, span.value, span.masked, to_ts(now)) if self.vault else 0
+            stored.append((span, once[key]))
         ids = {id(span): vault_id for span, vault_id in stored}
         masked = redact(text, spans, lambda s: f"{s.masked}" + (f" [vault #{ids[id(s)]}]" if ids[id(s)] else ""))
         return Protected(masked, stored)

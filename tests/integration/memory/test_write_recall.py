@@ -78,6 +78,13 @@ def test_sensitive_values_go_to_the_vault(profile: Profile, clock: ManualClock) 
             assert phone.encode() not in path.read_bytes(), path
 
 
+def test_a_value_repeated_in_one_message_is_one_vault_item(profile: Profile, clock: ManualClock) -> None:
+    protected = profile.writer.protect("call 13912345678, or 13912345678, or 13912345678 again", clock.now())
+    assert "13912345678" not in protected.text
+    assert len(profile.vault.items()) == 1
+    assert len({vault_id for _span, vault_id in protected.spans}) == 1
+
+
 def test_forget_request_deletes_matching_memories(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "I live in Lisbon.")
     assert profile.store.count() == 1

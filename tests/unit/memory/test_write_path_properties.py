@@ -24,7 +24,7 @@ from assistant.memory.db import Database
 from assistant.memory.recall import Recaller
 from assistant.memory.service import MemoryService
 from assistant.memory.store import MAX_CONTENT_CHARS, MemoryStore, NewMemory
-from assistant.memory.text import index_text, match_expression, tokens
+from assistant.memory.text import index_text, match_expression, storable, tokens
 from assistant.memory.types import Action, Category, Turn
 from assistant.memory.write import MemoryWriter
 from tests.integration.privacy.helpers import TinyEmbedder
@@ -167,15 +167,14 @@ def test_a_one_megabyte_message_is_written_stored_and_searched(
     assert writer.service.db.integrity_ok()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason=(
-        "known gap (chat/history.py, outside this change): a chat message holding a lone surrogate "
-        "(undecodable terminal input) raises UnicodeEncodeError from SQLite instead of being stored"
-    ),
-)
 def test_a_message_with_a_lone_surrogate_is_stored(writer: MemoryWriter) -> None:
     history = ConversationStore(writer.service.db, "default")
     history.create_session("surrogate", "s", False, 1.0)
     history.add_message("surrogate", "user", writer.protect("I like tea \udcff", NOW).text, 1.0)
+    assert [m.content for m in history.messages("surrogate")] == ["I like tea \ufffd"]
+
+
+def test_storable_replaces_lone_surrogates_and_joins_pairs() -> None:
+    assert storable("tea \udcff") == "tea \ufffd"
+    assert storable("\ud83d\ude00 ok") == "\U0001f600 ok"
+    assert storable("普通文本 plain") == "普通文本 plain"
