@@ -26,11 +26,11 @@ import numpy as np
 
 from assistant.app import Profile
 from assistant.clock import ManualClock, to_ts
-from assistant.config import Settings
 from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder
 from assistant.memory.maintain import run_maintenance
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category, Kind, Status
+from benchmarks.synthetic import bench_profile
 from benchmarks.synthetic import memories as synthetic_texts
 
 START = datetime.fromisoformat("2026-03-02T20:00:00+08:00")
@@ -101,14 +101,7 @@ def fill(profile: Profile, n: int, unique: int, now: float, seed: int = 5) -> st
 def bench_size(embedder: SentenceTransformerEmbedder, n: int, unique: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         clock = ManualClock(START)
-        profile = Profile(
-            Path(tmp),
-            "bench",
-            Settings(embedding_model=BUNDLED_MODEL),
-            embedder=embedder,
-            clock=clock,
-            warn=lambda _t: None,
-        )
+        profile = bench_profile(Path(tmp), "bench", embedder, clock)
         try:
             print(f"{n:>7} memories  setup: {fill(profile, n, unique, to_ts(START))}", flush=True)
             for label in ("first run (full merge scan)", "next night (incremental)"):
@@ -134,14 +127,7 @@ def bench_life(embedder: SentenceTransformerEmbedder, days: int) -> None:
     spec.loader.exec_module(module)
     with tempfile.TemporaryDirectory() as tmp:
         clock = ManualClock(START)
-        profile = Profile(
-            Path(tmp),
-            "life",
-            Settings(embedding_model=BUNDLED_MODEL),
-            embedder=embedder,
-            clock=clock,
-            warn=lambda _t: None,
-        )
+        profile = bench_profile(Path(tmp), "life", embedder, clock)
         try:
             t0 = time.perf_counter()
             life = module.simulate(profile, clock, days)

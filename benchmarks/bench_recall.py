@@ -13,11 +13,9 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from assistant.app import Profile
 from assistant.clock import ManualClock, to_ts
-from assistant.config import Settings
 from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder
-from benchmarks.synthetic import fill, percentiles, queries
+from benchmarks.synthetic import bench_profile, fill, percentiles, queries
 
 
 def run(sizes: list[int], n_queries: int, embed_limit: int | None = None) -> None:
@@ -31,14 +29,7 @@ def run(sizes: list[int], n_queries: int, embed_limit: int | None = None) -> Non
     )
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
-            profile = Profile(
-                Path(tmp),
-                "bench",
-                Settings(embedding_model=BUNDLED_MODEL),
-                embedder=embedder,
-                clock=clock,
-                warn=lambda _t: None,
-            )
+            profile = bench_profile(Path(tmp), "bench", embedder, clock)
             fill(profile, size, to_ts(clock.now()), embed_limit=embed_limit)
             collection = profile.service.index._col
             for q in qs[:10]:  # warm up both paths

@@ -17,9 +17,30 @@ from assistant.memory.store import NewMemory
 from assistant.memory.types import Category, Kind
 
 if TYPE_CHECKING:
-    from assistant.app import Profile
+    from pathlib import Path
 
-__all__ = ["Filled", "fill", "memories", "percentiles", "queries"]
+    from assistant.app import Profile
+    from assistant.clock import Clock
+    from assistant.memory.embedder import Embedder
+
+__all__ = ["Filled", "bench_profile", "fill", "memories", "percentiles", "queries"]
+
+
+def bench_profile(folder: Path, name: str, embedder: Embedder, clock: Clock) -> Profile:
+    """A profile in `folder` with the bundled test embedder's settings, warnings silenced."""
+    from assistant.app import Profile
+    from assistant.config import Settings
+    from assistant.memory.embedder import BUNDLED_MODEL
+
+    return Profile(
+        folder,
+        name,
+        Settings(embedding_model=BUNDLED_MODEL),
+        embedder=embedder,
+        clock=clock,
+        warn=lambda _t: None,
+    )
+
 
 _PEOPLE = [
     "my sister",

@@ -9,10 +9,18 @@ child process.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
+
+from assistant.clock import ManualClock
+from assistant.memory.db import Database
+from assistant.memory.service import MemoryService
+from assistant.memory.store import MemoryStore
 
 DIM = 32
 
@@ -29,7 +37,9 @@ class TinyEmbedder:
         for row, text in enumerate(texts):
             padded = f"  {text.lower()}  "
             for i in range(len(padded) - 2):
-                digest = hashlib.blake2b(padded[i : i + 3].encode("utf-8", "surrogatepass"), digest_size=2).digest()
+                digest = hashlib.blake2b(
+                    padded[i : i + 3].encode("utf-8", "surrogatepass"), digest_size=2
+                ).digest()
                 out[row, int.from_bytes(digest, "little") % DIM] += 1.0
             out[row, 0] += 1e-3  # never a zero vector
             out[row] /= np.linalg.norm(out[row])
@@ -67,3 +77,18 @@ def vector_residue(root: Path, vectors: Iterable[np.ndarray]) -> list[str]:
             if any(n in data for n in needles):
                 hits.append(str(path.relative_to(root)))
     return hits
+
+
+@contextmanager
+def tiny_service(now: datetime) -> Iterator[MemoryService]:
+    """A store + index in a temporary folder with the TinyEmbedder (fast property tests)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Database(Path(tmp) / "mnemo.db")
+        store = MemoryStore(db, "default")
+        store.ensure_profile(0.0)
+        service = MemoryService(db, store, TinyEmbedder(), Path(tmp) / "index", ManualClock(now))
+        try:
+            yield service
+        finally:
+            service.close()
+            db.close()

@@ -10,17 +10,14 @@ through the fake Ollama server.
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.clock import ManualClock
 from assistant.llm.backend import ChatMessage
 from assistant.llm.extraction import (
     EXTRACTION_SCHEMA,
@@ -33,14 +30,11 @@ from assistant.llm.extraction import (
     validate_item,
 )
 from assistant.llm.ollama_backend import parse_json_object
-from assistant.memory.db import Database
 from assistant.memory.maintain.consolidate import MAX_SUMMARY_CHARS, _grounded
 from assistant.memory.sensitive import find_sensitive
-from assistant.memory.service import MemoryService
-from assistant.memory.store import MemoryStore
 from assistant.memory.types import Action, Category
 from assistant.memory.write import MemoryWriter
-from tests.integration.privacy.helpers import TinyEmbedder
+from tests.integration.privacy.helpers import tiny_service
 
 NOW = datetime.fromisoformat("2026-03-02T20:00:00+08:00")
 BATCH = [
@@ -196,14 +190,8 @@ class ScriptedBackend:
 
 @pytest.fixture(scope="module")
 def writer() -> Iterator[MemoryWriter]:
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Database(Path(tmp) / "mnemo.db")
-        store = MemoryStore(db, "default")
-        store.ensure_profile(0.0)
-        service = MemoryService(db, store, TinyEmbedder(), Path(tmp) / "index", ManualClock(NOW))
+    with tiny_service(NOW) as service:
         yield MemoryWriter(service, None)
-        service.close()
-        db.close()
 
 
 @SETTINGS

@@ -3,23 +3,19 @@ stored other than as given (arbitrary Unicode, control characters, FTS syntax)."
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.clock import ManualClock
 from assistant.errors import InputError
-from assistant.memory.db import Database
 from assistant.memory.recall import Recaller
 from assistant.memory.service import MemoryService
-from assistant.memory.store import MemoryStore, NewMemory
+from assistant.memory.store import NewMemory
 from assistant.memory.types import Category
-from tests.integration.privacy.helpers import TinyEmbedder
+from tests.integration.privacy.helpers import tiny_service
 
 FTS_JUNK = st.sampled_from(['"', "*", "NEAR", "-", "(", ")", "AND", "OR", "NOT", ":", "^", "'", "\\", "\x00", "🙂", "中文"])
 QUERY = st.lists(st.one_of(FTS_JUNK, st.text(max_size=20)), max_size=8).map(" ".join)
@@ -28,15 +24,9 @@ NOW = datetime.fromisoformat("2026-03-02T20:00:00+08:00")
 
 @pytest.fixture(scope="module")
 def service() -> Iterator[MemoryService]:
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Database(Path(tmp) / "mnemo.db")
-        store = MemoryStore(db, "default")
-        store.ensure_profile(0.0)
-        svc = MemoryService(db, store, TinyEmbedder(), Path(tmp) / "index", ManualClock(NOW))
+    with tiny_service(NOW) as svc:
         svc.add(NewMemory("I live in Porto", Category.FACT))
         yield svc
-        svc.close()
-        db.close()
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

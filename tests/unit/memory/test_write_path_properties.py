@@ -8,26 +8,21 @@ text whose keyword index matches it; syntax in stored text or in a query stays i
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assistant.chat.history import ConversationStore
-from assistant.clock import ManualClock
 from assistant.errors import InputError
-from assistant.memory.db import Database
 from assistant.memory.recall import Recaller
-from assistant.memory.service import MemoryService
-from assistant.memory.store import MAX_CONTENT_CHARS, MemoryStore, NewMemory
+from assistant.memory.store import MAX_CONTENT_CHARS, NewMemory
 from assistant.memory.text import index_text, match_expression, storable, tokens
 from assistant.memory.types import Action, Category, Turn
 from assistant.memory.write import MemoryWriter
-from tests.integration.privacy.helpers import TinyEmbedder
+from tests.integration.privacy.helpers import tiny_service
 
 NOW = datetime.fromisoformat("2026-03-02T20:00:00+08:00")
 FTS_SYNTAX = [
@@ -83,14 +78,8 @@ SETTINGS = settings(
 
 @pytest.fixture(scope="module")
 def writer() -> Iterator[MemoryWriter]:
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Database(Path(tmp) / "mnemo.db")
-        store = MemoryStore(db, "default")
-        store.ensure_profile(0.0)
-        service = MemoryService(db, store, TinyEmbedder(), Path(tmp) / "index", ManualClock(NOW))
+    with tiny_service(NOW) as service:
         yield MemoryWriter(service, None)
-        service.close()
-        db.close()
 
 
 def _stored_cleanly(writer: MemoryWriter, memory_id: int) -> None:
