@@ -19,17 +19,17 @@ def session_neighbours(db: Database, profile_id: str, ids: Sequence[int], reach:
         return {}
     marks = ",".join("?" * len(ids))
     sessions = [r[0] for r in db.query(
-        f"SELECT DISTINCT session_id FROM memories WHERE profile_id = ? AND id IN ({marks})"
+        f"SELECT DISTINCT session_id FROM memories WHERE id IN ({marks}) AND +profile_id = ?"
         " AND kind = 'episodic' AND session_id IS NOT NULL",
-        (profile_id, *ids),
+        (*ids, profile_id),
     )]
     if not sessions:
         return {}
     order: dict[str, list[int]] = {}
     smarks = ",".join("?" * len(sessions))
     for row in db.query(
-        f"SELECT id, session_id FROM memories WHERE profile_id = ? AND status = 'active' AND kind = 'episodic'"
-        f" AND session_id IN ({smarks}) ORDER BY session_id, event_at, id",
+        f"SELECT id, session_id FROM memories WHERE profile_id = ? AND session_id IN ({smarks})"
+        " AND +status = 'active' AND +kind = 'episodic' ORDER BY session_id, event_at, id",
         (profile_id, *sessions),
     ):
         order.setdefault(row[1], []).append(row[0])

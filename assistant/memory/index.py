@@ -86,15 +86,15 @@ class ChromaIndex:
 
     def query(self, vector: np.ndarray, n: int, profile_id: str) -> list[tuple[int, float]]:
         """The n nearest memory ids in this profile with cosine similarity, best first."""
-        total = self.count()
-        if total == 0 or n <= 0:
+        if n <= 0:
             return []
+        # Chroma answers fewer than n (or none) when it holds fewer; counting first cost a call.
         # No `where` filter: Chroma answers a filtered query by scanning every matching
         # record (764 ms at 100k memories against a few ms unfiltered), and this folder holds
         # one profile only. The profile is still checked on what comes back.
         result = self._col.query(
             query_embeddings=[vector],
-            n_results=min(n, total),
+            n_results=n,
             include=["distances", "metadatas"],
         )
         ids = result["ids"][0]

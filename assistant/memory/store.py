@@ -336,7 +336,7 @@ class MemoryStore:
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
             for row in self.db.query(
-                f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND id IN ({marks})", (self.profile_id, *chunk)
+                f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks}) AND +profile_id = ?", (*chunk, self.profile_id)
             ):
                 out[row["id"]] = _row_to_memory(row)
         return out
@@ -399,12 +399,14 @@ class MemoryStore:
         """Active memories whose slot is one of `prefixes` or below one (`user.family` → `user.family.son`)."""
         if not prefixes:
             return []
-        clauses = " OR ".join(["slot = ? OR slot LIKE ? ESCAPE '\\'"] * len(prefixes))
+        # A range instead of LIKE so the slot index serves it ("a.b." <= slot < "a.b/").
+        clauses = " OR ".join(["slot = ? OR (slot >= ? AND slot < ?)"] * len(prefixes))
         params: builtins.list[Any] = [self.profile_id]
         for prefix in prefixes:
-            params += [prefix, prefix.replace("%", "\\%").replace("_", "\\_") + ".%"]
+            params += [prefix, prefix + ".", prefix + "/"]
         rows = self.db.query(
-            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND status = 'active' AND ({clauses})"
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND slot IS NOT NULL AND ({clauses})"
+            " AND +status = 'active'"
             " ORDER BY importance DESC, updated_at DESC LIMIT ?",
             (*params, limit),
         )
@@ -478,7 +480,7 @@ class MemoryStore:
 
     def pinned_ids(self) -> builtins.list[int]:
         return [r[0] for r in self.db.query(
-            "SELECT id FROM memories WHERE profile_id = ? AND status = 'active' AND pinned = 1 ORDER BY importance DESC",
+            "SELECT id FROM memories WHERE profile_id = ? AND pinned = 1 AND +status = 'active' ORDER BY importance DESC",
             (self.profile_id,),
         )]
 
