@@ -50,7 +50,9 @@ class CoreBridge(QObject):
             return
         self.report_bug(type(exc), exc, exc.__traceback__)
 
-    def report_bug(self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    def report_bug(
+        self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
         log.error("unexpected error: %s", "".join(traceback.format_exception(kind, exc, tb)))
         try:
             from assistant.cli import crash_report

@@ -13,7 +13,9 @@ STARTED = time.perf_counter()  # process start, near enough (the CLI loads this 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("gui", help="open the desktop window (the default)")
-    parser.add_argument("--timing", action="store_true", help="print how long the window took to appear")
+    parser.add_argument(
+        "--timing", action="store_true", help="print how long the window took to appear"
+    )
     parser.set_defaults(handler=_run)
 
 
@@ -25,7 +27,9 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     package = missing_xcb_library()
     if package is not None:
-        print(f"error: Qt's X11 support needs the system library {package}, which is not installed.")
+        print(
+            f"error: Qt's X11 support needs the system library {package}, which is not installed."
+        )
         print(f"  → sudo apt-get install {package}   (or set QT_QPA_PLATFORM=wayland / offscreen)")
         return 2
     from ui.app import run

@@ -7,6 +7,7 @@ they never hold SQL or memory rules themselves.
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +37,16 @@ def default_engine(profile: Any, backend: Any) -> Any:
         log.warning("the chat engine is not installed; chat is disabled")
         return None
     return ChatEngine(profile, backend, clock=profile.clock)
+
+
+def settle_heap() -> None:
+    """Leave what start-up loaded (the libraries, the profile, the model) out of garbage collection.
+
+    Those half a million objects live as long as the app; a full collection walked them all
+    for about a second here, holding the GIL, so the window froze in the middle of a reply.
+    """
+    gc.collect(1)  # the young garbage first, so none of it is kept for good
+    gc.freeze()
 
 
 class Core(QObject):
@@ -80,7 +91,12 @@ class Core(QObject):
 
     # -- calls into the library ------------------------------------------------------------
 
-    def run(self, func: Callable[[], Any], on_result: ResultCallback | None = None, on_error: ErrorCallback | None = None) -> None:
+    def run(
+        self,
+        func: Callable[[], Any],
+        on_result: ResultCallback | None = None,
+        on_error: ErrorCallback | None = None,
+    ) -> None:
         """Run `func` on a worker; errors without a handler reach the bridge."""
         self.runner.run_task(func, on_result, on_error or self.bridge.report)
 
@@ -109,6 +125,7 @@ class Core(QObject):
         self.profile, self.backend, self.engine = parts
         self._wire_engine()
         self.profile.service.on_changed.append(self.bridge.on_store_changed)
+        settle_heap()
         self.opened.emit()
         self.load_embedder()
 
@@ -127,6 +144,7 @@ class Core(QObject):
     def _emit_embedder(self) -> None:
         embedder = self.profile.embedder
         state = str(getattr(embedder, "state", "ready"))
+        settle_heap()
         self.embedder_state.emit(state, getattr(embedder, "warning", None) or "")
 
     def _embedder_failed(self, exc: BaseException) -> None:

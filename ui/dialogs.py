@@ -14,11 +14,29 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from ui.i18n import tr
 
 
-def confirm(parent: QWidget, title: str, text: str, on_yes: Callable[[], None], *, action: str = "", destructive: bool = False) -> QMessageBox:
+def confirm(
+    parent: QWidget,
+    title: str,
+    text: str,
+    on_yes: Callable[[], None],
+    *,
+    action: str = "",
+    destructive: bool = False,
+) -> QMessageBox:
     """Ask; `on_yes` runs only when the user presses the action button."""
-    box = QMessageBox(QMessageBox.Icon.Warning if destructive else QMessageBox.Icon.Question, title, text, parent=parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Warning if destructive else QMessageBox.Icon.Question,
+        title,
+        text,
+        parent=parent,
+    )
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    yes = box.addButton(action or tr("OK"), QMessageBox.ButtonRole.DestructiveRole if destructive else QMessageBox.ButtonRole.AcceptRole)
+    yes = box.addButton(
+        action or tr("OK"),
+        QMessageBox.ButtonRole.DestructiveRole
+        if destructive
+        else QMessageBox.ButtonRole.AcceptRole,
+    )
     cancel = box.addButton(tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(cancel)
     box.setObjectName("confirm")
@@ -33,7 +51,12 @@ def confirm(parent: QWidget, title: str, text: str, on_yes: Callable[[], None], 
 
 
 def inform(parent: QWidget, title: str, text: str, *, error: bool = False) -> QMessageBox:
-    box = QMessageBox(QMessageBox.Icon.Critical if error else QMessageBox.Icon.Information, title, text, parent=parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Critical if error else QMessageBox.Icon.Information,
+        title,
+        text,
+        parent=parent,
+    )
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.setObjectName("inform")
     box.open()

@@ -1,6 +1,7 @@
 """A small translator keyed by the English text: `tr("Send")` → "发送" when Chinese is on.
 
-The strings live in `resources/translations/zh.json` (English → Chinese). `set_language`
+The strings live in `ui/translations/zh.json` (English → Chinese), package data read through
+`importlib.resources`, so an installed wheel finds them as a checkout does. `set_language`
 switches at run time and emits `translator.changed`; widgets re-read their texts in
 `retranslate()`. A test checks that every `tr("…")` literal under `ui/` has a translation.
 """
@@ -11,17 +12,17 @@ import json
 import locale
 import os
 from functools import cache
-from pathlib import Path
+from importlib import resources
 
 from PySide6.QtCore import QObject, Signal
 
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "resources" / "translations"
+TRANSLATIONS = "ui.translations"
 
 
 @cache
 def _table(language: str) -> dict[str, str]:
-    path = TRANSLATIONS / f"{language}.json"
-    if not path.exists():
+    path = resources.files(TRANSLATIONS) / f"{language}.json"
+    if not path.is_file():
         return {}
     data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return data
@@ -67,11 +68,26 @@ def set_language(setting: str) -> None:
 
 ERROR_TEXTS = {
     # code → (message, hint) shown in the window; `{model}`/`{host}` come from the error.
-    "ollama_down": ("Ollama is not running or not reachable at {host}.", "Start Ollama (`ollama serve` or open the Ollama app), then retry."),
-    "model_missing": ("The model {model} is not installed in Ollama.", "Run `ollama pull {model}`, then retry."),
-    "timeout": ("The model did not answer in time.", "The first reply after loading a large model can take minutes: retry, or raise the timeout in the settings."),
-    "stream_cut": ("The reply was cut off.", "Retry; if it keeps happening, look at the Ollama log."),
-    "cloud_refused": ("{model} runs on Ollama's cloud, so your messages would leave this computer.", "Choose a local model, or allow cloud models in the settings."),
+    "ollama_down": (
+        "Ollama is not running or not reachable at {host}.",
+        "Start Ollama (`ollama serve` or open the Ollama app), then retry.",
+    ),
+    "model_missing": (
+        "The model {model} is not installed in Ollama.",
+        "Run `ollama pull {model}`, then retry.",
+    ),
+    "timeout": (
+        "The model did not answer in time.",
+        "The first reply after loading a large model can take minutes: retry, or raise the timeout in the settings.",
+    ),
+    "stream_cut": (
+        "The reply was cut off.",
+        "Retry; if it keeps happening, look at the Ollama log.",
+    ),
+    "cloud_refused": (
+        "{model} runs on Ollama's cloud, so your messages would leave this computer.",
+        "Choose a local model, or allow cloud models in the settings.",
+    ),
 }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QCloseEvent
-from PySide6.QtWidgets import QMainWindow, QTabWidget, QWidget
+from PySide6.QtWidgets import QMainWindow, QProgressDialog, QTabWidget, QWidget
 
 from ui.chat.sessions import SessionListModel
 from ui.chat.view import ChatView
@@ -33,6 +33,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.core = core
         self.dialog: QWidget | None = None
+        self.progress: QProgressDialog | None = None  # the last re-indexing progress
         self.memory_model = MemoryTableModel(core)
         self.session_model = SessionListModel()
         self.chat = ChatView(core, self.session_model)
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
 
     def _on_opened(self) -> None:
         set_language(self.core.settings.language)
+        self.chat.warm_up()  # before the chat can be used, after the window was first painted
         self.tabs.setEnabled(True)
         self.status.clearMessage()
         for warning in self.core.profile.warnings:
@@ -104,7 +106,9 @@ class MainWindow(QMainWindow):
     def _on_open_failed(self, exc: BaseException) -> None:
         message, hint = error_text(exc)
         self.status.showMessage(message)
-        self.dialog = inform(self, tr("Mnemo cannot start"), message + ("\n\n" + hint if hint else ""), error=True)
+        self.dialog = inform(
+            self, tr("Mnemo cannot start"), message + ("\n\n" + hint if hint else ""), error=True
+        )
 
     def _on_embedder(self, state: str, warning: str) -> None:
         model = getattr(self.core.profile.embedder, "requested", "") if self.core.is_open else ""
@@ -176,7 +180,11 @@ class MainWindow(QMainWindow):
         self.core.profile.recaller.options = recall_options(settings)
         self._save_settings()
         set_language(settings.language)
-        if (settings.ollama_host, settings.chat_model, settings.num_ctx) != (old.ollama_host, old.chat_model, old.num_ctx):
+        if (settings.ollama_host, settings.chat_model, settings.num_ctx) != (
+            old.ollama_host,
+            old.chat_model,
+            old.num_ctx,
+        ):
             self.core.replace_backend(self.check_ollama)
         if settings.embedding_model != old.embedding_model:
             self.switch_embedding_model(settings.embedding_model)
@@ -186,7 +194,9 @@ class MainWindow(QMainWindow):
 
         profile = self.core.profile
         relay = ProgressRelay(self)
-        dialog = progress_dialog(self, tr("Re-indexing memories with the new embedding model…"), relay)
+        self.progress = dialog = progress_dialog(
+            self, tr("Re-indexing memories with the new embedding model…"), relay
+        )
         self.status.set_embedder("loading")
 
         def switch() -> Any:
@@ -226,10 +236,20 @@ class MainWindow(QMainWindow):
 
     def show_error(self, exc: BaseException) -> None:
         message, hint = error_text(exc)
-        self.dialog = inform(self, tr("Mnemo"), message + ("\n\n" + hint if hint else ""), error=True)
+        self.dialog = inform(
+            self, tr("Mnemo"), message + ("\n\n" + hint if hint else ""), error=True
+        )
 
     def show_bug(self, description: str) -> None:
-        self.dialog = inform(self, tr("Mnemo"), tr("Mnemo hit an internal error ({what}). This is a bug; please report it.", what=description), error=True)
+        self.dialog = inform(
+            self,
+            tr("Mnemo"),
+            tr(
+                "Mnemo hit an internal error ({what}). This is a bug; please report it.",
+                what=description,
+            ),
+            error=True,
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         self.chat.stop()

@@ -25,12 +25,15 @@ from ui.i18n import tr
 
 EMBEDDING_CHOICES = ["BAAI/bge-small-zh-v1.5", "BAAI/bge-m3", "bundled:all-MiniLM-L6-v2"]
 LANGUAGES = [("auto", "Automatic"), ("zh", "中文"), ("en", "English")]
+"""A language is named in itself (translated: only "Automatic")."""
 
 
 class SettingsDialog(QDialog):
     """Edits a copy of `settings`; `result_settings()` returns the edited copy."""
 
-    def __init__(self, settings: Any, models: list[str], data_dir: Path, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, settings: Any, models: list[str], data_dir: Path, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.original = settings
         self.setWindowTitle(tr("Settings"))
@@ -60,7 +63,7 @@ class SettingsDialog(QDialog):
         self.nightly.setDisplayFormat("HH:mm")
         self.language = QComboBox()
         for value, text in LANGUAGES:
-            self.language.addItem(tr(text), value)
+            self.language.addItem(tr(text) if value == "auto" else text, value)
         self.language.setCurrentIndex([v for v, _ in LANGUAGES].index(settings.language))
         where = QLabel(str(data_dir))
         where.setWordWrap(True)
@@ -75,7 +78,9 @@ class SettingsDialog(QDialog):
         form.addRow(tr("Nightly maintenance"), self.nightly)
         form.addRow(tr("Language"), self.language)
         form.addRow(tr("Data directory"), where)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.button(QDialogButtonBox.StandardButton.Save).setText(tr("Save"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
         buttons.accepted.connect(self.accept)

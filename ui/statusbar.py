@@ -38,7 +38,14 @@ class StatusBar(QStatusBar):
         self.run_now = QPushButton()
         self.run_now.clicked.connect(self.maintenance_requested)
         self.run_now.hide()
-        for widget in (self.ollama, self.models, self.embedding, self.embedding_progress, self.maintenance, self.run_now):
+        for widget in (
+            self.ollama,
+            self.models,
+            self.embedding,
+            self.embedding_progress,
+            self.maintenance,
+            self.run_now,
+        ):
             self.addPermanentWidget(widget)
         self.retranslate()
 
@@ -68,14 +75,22 @@ class StatusBar(QStatusBar):
         if health is None:
             self.ollama.setText(tr("Ollama: checking…"))
         elif health.ok:
-            self.ollama.setText(tr("Ollama: connected") + (f" ({health.version})" if health.version else ""))
+            self.ollama.setText(
+                tr("Ollama: connected") + (f" ({health.version})" if health.version else "")
+            )
         else:
             self.ollama.setText(tr("Ollama: not available"))
-        self.ollama.setToolTip((health.message + "\n" + health.hint) if health is not None and not health.ok else tr("Click to check again"))
+        self.ollama.setToolTip(
+            (health.message + "\n" + health.hint)
+            if health is not None and not health.ok
+            else tr("Click to check again")
+        )
         state, warning, model = self._embed
         texts = {
-            "loading": tr("Embeddings: loading…"), "ready": tr("Embeddings: ready"),
-            "fallback": tr("Embeddings: fallback model"), "failed": tr("Embeddings: failed"),
+            "loading": tr("Embeddings: loading…"),
+            "ready": tr("Embeddings: ready"),
+            "fallback": tr("Embeddings: fallback model"),
+            "failed": tr("Embeddings: failed"),
         }
         self.embedding.setText(texts.get(state, state))
         self.embedding.setToolTip(warning or model)
@@ -84,12 +99,26 @@ class StatusBar(QStatusBar):
         if report is None:
             self.maintenance.setText(tr("Maintenance: not run yet"))
         else:
-            at = report if isinstance(report, int | float) else (
-                getattr(report, "started_at", 0.0) + getattr(report, "duration_s", 0.0))
-            stamp = at.strftime("%m-%d %H:%M") if isinstance(at, datetime) else (
-                datetime.fromtimestamp(at).strftime("%m-%d %H:%M") if isinstance(at, int | float) else tr("just now"))
+            at = (
+                report
+                if isinstance(report, int | float)
+                else (getattr(report, "started_at", 0.0) + getattr(report, "duration_s", 0.0))
+            )
+            stamp = (
+                at.strftime("%m-%d %H:%M")
+                if isinstance(at, datetime)
+                else (
+                    datetime.fromtimestamp(at).strftime("%m-%d %H:%M")
+                    if isinstance(at, int | float)
+                    else tr("just now")
+                )
+            )
             self.maintenance.setText(tr("Maintenance: {when}", when=stamp))
             steps = getattr(report, "steps", {}) or {}
-            self.maintenance.setToolTip("\n".join(
-                f"{name}: " + ", ".join(f"{k} {v}" for k, v in counts.items()) for name, counts in steps.items()))
+            self.maintenance.setToolTip(
+                "\n".join(
+                    f"{name}: " + ", ".join(f"{k} {v}" for k, v in counts.items())
+                    for name, counts in steps.items()
+                )
+            )
         self.run_now.setText(tr("Run now"))

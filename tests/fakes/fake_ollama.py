@@ -23,6 +23,7 @@ import json
 import socket
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -54,6 +55,8 @@ class ScriptedReply:
         http_status: Answer with this status and `{"error": error_message}` instead.
         gate: Send nothing until this Event is set (a model that takes long to load).
         omit_done: End the HTTP body cleanly but without the final `"done": true` line.
+        interval_s: Pause between chunks (a model generating at a given speed; 0: as fast
+            as the fake can send).
     """
 
     text: str = "OK"
@@ -67,6 +70,7 @@ class ScriptedReply:
     http_status: int = 200
     gate: threading.Event | None = None
     omit_done: bool = False
+    interval_s: float = 0.0
 
 
 def echo_reply(body: dict[str, Any]) -> str:
@@ -290,6 +294,8 @@ class _Handler(BaseHTTPRequestHandler):
         size = max(1, reply.chunk_size)
         pieces = [reply.text[i : i + size] for i in range(0, len(reply.text), size)]
         for sent, piece in enumerate(pieces):
+            if reply.interval_s and sent:
+                time.sleep(reply.interval_s)
             if reply.break_after is not None and sent >= reply.break_after:
                 self._cut()
                 return

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
 
 from tests.fakes.fake_ollama import FakeOllama, ScriptedReply
 from ui.chat.memories_used import MemoriesUsedDialog
@@ -18,7 +19,11 @@ def send(qtbot: Any, window: Any, text: str, timeout: int = 20000) -> Any:
 
 
 def test_send_shows_streamed_reply(qtbot: Any, window: Any, fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(ScriptedReply("Hello **there**! Here is code:\n\n```python\nprint('hi')\n```\n", chunk_size=3))
+    fake_ollama.script(
+        ScriptedReply(
+            "Hello **there**! Here is code:\n\n```python\nprint('hi')\n```\n", chunk_size=3
+        )
+    )
     pieces: list[str] = []
     window.core.bridge.token.connect(lambda _turn, piece: pieces.append(piece))
     result = send(qtbot, window, "hi")
@@ -31,10 +36,15 @@ def test_send_shows_streamed_reply(qtbot: Any, window: Any, fake_ollama: FakeOll
     assert "print('hi')" in shown and "```" not in shown  # the code block kept, fences gone
     assert window.chat.input.toPlainText() == ""
     qtbot.waitUntil(lambda: window.session_model.rowCount() == 1)
-    assert [m.role for m in window.core.engine.messages(window.chat.session_id)] == ["user", "assistant"]
+    assert [m.role for m in window.core.engine.messages(window.chat.session_id)] == [
+        "user",
+        "assistant",
+    ]
 
 
-def test_memories_used_popup_lists_injected_and_archives(qtbot: Any, make_window: Any, seed: Any, profile: Any) -> None:
+def test_memories_used_popup_lists_injected_and_archives(
+    qtbot: Any, make_window: Any, seed: Any, profile: Any
+) -> None:
     memory = seed("I live in Berlin", slot="user.city")
     window = make_window()
     result = send(qtbot, window, "Where do I live? Berlin?")
@@ -43,12 +53,41 @@ def test_memories_used_popup_lists_injected_and_archives(qtbot: Any, make_window
     assert bubble.memories_button.isVisible()
     assert bubble.memories_button.text() == "memories used (1)"
     qtbot.mouseClick(bubble.memories_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: isinstance(window.chat.dialog, MemoriesUsedDialog) and window.chat.dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: (
+            isinstance(window.chat.dialog, MemoriesUsedDialog) and window.chat.dialog.isVisible()
+        )
+    )
     dialog = window.chat.dialog
     assert list(dialog.rows) == [memory.id]
     with qtbot.waitSignal(dialog.changed):
-        qtbot.mouseClick(dialog.findChild(type(bubble.memories_button), f"archive-{memory.id}"), Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(
+            dialog.findChild(type(bubble.memories_button), f"archive-{memory.id}"),
+            Qt.MouseButton.LeftButton,
+        )
     assert profile.store.get(memory.id).status.value == "archived"
+    dialog.close()
+
+
+def test_memories_used_popup_deletes(qtbot: Any, make_window: Any, seed: Any, profile: Any) -> None:
+    memory = seed("My daughter is called Ana", slot="user.child")
+    window = make_window()
+    result = send(qtbot, window, "What is my daughter called? Ana?")
+    assert memory.id in [m.id for m in result.injected]
+    qtbot.mouseClick(window.chat.bubbles[-1].memories_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: (
+            isinstance(window.chat.dialog, MemoriesUsedDialog) and window.chat.dialog.isVisible()
+        )
+    )
+    dialog = window.chat.dialog
+    with qtbot.waitSignal(window.memory_model.loaded, timeout=10000):  # the panel re-reads
+        qtbot.mouseClick(
+            dialog.findChild(QPushButton, f"delete-{memory.id}"), Qt.MouseButton.LeftButton
+        )
+    assert profile.store.get_many([memory.id]) == {}
+    assert memory.id not in profile.service.index.ids(profile.service.profile_id)
+    assert memory.id not in [m.id for m in window.memory_model.memories()]
     dialog.close()
 
 
@@ -82,7 +121,9 @@ def test_sessions_new_and_reopen(qtbot: Any, window: Any) -> None:
     send(qtbot, window, "first chat")
     first = window.chat.session_id
     qtbot.mouseClick(window.chat.sidebar.new_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.chat.session_id != first and window.session_model.rowCount() == 2)
+    qtbot.waitUntil(
+        lambda: window.chat.session_id != first and window.session_model.rowCount() == 2
+    )
     assert window.chat.bubbles == []
     with qtbot.waitSignal(window.chat.transcript_loaded, timeout=10000):
         window.chat.open_session(first)

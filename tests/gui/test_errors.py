@@ -22,8 +22,13 @@ def _closed_port() -> int:
 class TestServerDown:
     @pytest.fixture
     def settings(self) -> Settings:
-        return Settings(embedding_model=BUNDLED_MODEL, ollama_host=f"http://127.0.0.1:{_closed_port()}",
-                        language="en", connect_timeout_s=1.0, extraction_idle_seconds=600)
+        return Settings(
+            embedding_model=BUNDLED_MODEL,
+            ollama_host=f"http://127.0.0.1:{_closed_port()}",
+            language="en",
+            connect_timeout_s=1.0,
+            extraction_idle_seconds=600,
+        )
 
     def test_ollama_down(self, qtbot: Any, window: Any) -> None:
         result = send(qtbot, window, "are you there?")
@@ -41,8 +46,13 @@ class TestServerDown:
 class TestModelMissing:
     @pytest.fixture
     def settings(self, fake_ollama: FakeOllama) -> Settings:
-        return Settings(embedding_model=BUNDLED_MODEL, ollama_host=fake_ollama.host, chat_model="llama3.1:8b",
-                        language="en", extraction_idle_seconds=600)
+        return Settings(
+            embedding_model=BUNDLED_MODEL,
+            ollama_host=fake_ollama.host,
+            chat_model="llama3.1:8b",
+            language="en",
+            extraction_idle_seconds=600,
+        )
 
     def test_model_missing_names_the_pull_command(self, qtbot: Any, window: Any) -> None:
         result = send(qtbot, window, "hi there")
@@ -53,8 +63,12 @@ class TestModelMissing:
         assert window.chat.bubbles[0].text == "hi there"
 
 
-def test_stream_cut_keeps_partial_and_retry_works(qtbot: Any, window: Any, fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(ScriptedReply("This reply will break in the middle", chunk_size=4, break_after=3))
+def test_stream_cut_keeps_partial_and_retry_works(
+    qtbot: Any, window: Any, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.script(
+        ScriptedReply("This reply will break in the middle", chunk_size=4, break_after=3)
+    )
     result = send(qtbot, window, "tell me something")
     assert result.error is not None and result.error.code == "stream_cut"
     assert window.chat.error_banner.isVisible()

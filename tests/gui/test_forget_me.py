@@ -10,7 +10,9 @@ from tests.gui.test_chat import send
 from tests.gui.test_memory_panel import press
 
 
-def test_forget_me_leaves_an_empty_store(qtbot: Any, make_window: Any, seed: Any, profile: Any) -> None:
+def test_forget_me_leaves_an_empty_store(
+    qtbot: Any, make_window: Any, seed: Any, profile: Any
+) -> None:
     seed("My phone number is 13812345678")
     seed("I live in Berlin")
     window = make_window()

@@ -12,7 +12,9 @@ from typing import Any
 from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder
 
 
-def test_window_is_up_before_the_embedder_loads(qtbot: Any, data_dir: Path, settings: Any, clock: Any) -> None:
+def test_window_is_up_before_the_embedder_loads(
+    qtbot: Any, data_dir: Path, settings: Any, clock: Any
+) -> None:
     from assistant.app import Profile
     from tests.gui.conftest import no_retry_backend
     from ui.app import build
@@ -21,23 +23,33 @@ def test_window_is_up_before_the_embedder_loads(qtbot: Any, data_dir: Path, sett
     opened: list[Any] = []
 
     def open_profile() -> Any:
-        opened.append(Profile(data_dir, "default", settings, embedder=embedder, clock=clock, warn=lambda _t: None))
+        opened.append(
+            Profile(
+                data_dir, "default", settings, embedder=embedder, clock=clock, warn=lambda _t: None
+            )
+        )
         return opened[-1]
 
     started = time.perf_counter()
     core, window = build(open_profile=open_profile, make_backend=no_retry_backend, scheduler=False)
     qtbot.addWidget(window)
     states: list[tuple[str, float]] = []
-    core.embedder_state.connect(lambda state, _w: states.append((state, time.perf_counter() - started)))
+    core.embedder_state.connect(
+        lambda state, _w: states.append((state, time.perf_counter() - started))
+    )
     window.show()
     core.start()
     qtbot.waitExposed(window)
     visible = time.perf_counter() - started
     try:
-        with qtbot.waitSignal(core.embedder_state, timeout=60000, check_params_cb=lambda s, _w: s == "ready"):
+        with qtbot.waitSignal(
+            core.embedder_state, timeout=60000, check_params_cb=lambda s, _w: s == "ready"
+        ):
             pass
         ready = states[-1][1]
-        print(f"\nwindow visible after {visible * 1000:.0f} ms; embedding model ready after {ready * 1000:.0f} ms")
+        print(
+            f"\nwindow visible after {visible * 1000:.0f} ms; embedding model ready after {ready * 1000:.0f} ms"
+        )
         assert visible < ready
         assert [s for s, _t in states] == ["loading", "ready"]
         assert window.status.embedding.text() == "Embeddings: ready"
@@ -49,9 +61,19 @@ def test_window_is_up_before_the_embedder_loads(qtbot: Any, data_dir: Path, sett
 
 
 def test_gui_without_display_prints_a_message(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}
+    }
     env["MNEMO_DATA_DIR"] = str(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "assistant", "gui"], env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "assistant", "gui"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     out = done.stdout + done.stderr
     assert "no display" in out and "QT_QPA_PLATFORM=offscreen" in out

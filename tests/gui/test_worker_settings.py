@@ -17,8 +17,10 @@ def test_runner_threaded_delivers_on_the_gui_thread(qtbot: Any) -> None:
     runner = Runner()
     seen: list[tuple[str, bool]] = []
     with qtbot.waitSignal(runner.idle, timeout=5000):
-        runner.run_task(lambda: threading.current_thread().name,
-                        lambda name: seen.append((name, threading.current_thread() is threading.main_thread())))
+        runner.run_task(
+            lambda: threading.current_thread().name,
+            lambda name: seen.append((name, threading.current_thread() is threading.main_thread())),
+        )
     assert seen and seen[0][0] != threading.main_thread().name and seen[0][1]
     errors: list[BaseException] = []
     with qtbot.waitSignal(runner.idle, timeout=5000):
@@ -36,7 +38,9 @@ def test_runner_synchronous_switch() -> None:
     runner.shutdown()
 
 
-def test_settings_dialog_switches_language_and_saves(qtbot: Any, window: Any, data_dir: Any) -> None:
+def test_settings_dialog_switches_language_and_saves(
+    qtbot: Any, window: Any, data_dir: Any
+) -> None:
     dialog = SettingsDialog(window.core.settings, ["qwen2.5:7b"], window.core.profile.dir, window)
     qtbot.addWidget(dialog)
     assert str(window.core.profile.dir) in [label.text() for label in dialog.findChildren(QLabel)]
@@ -53,13 +57,21 @@ def test_settings_dialog_switches_language_and_saves(qtbot: Any, window: Any, da
         set_language("en")
 
 
-def test_maintenance_run_now_reports_in_the_status_bar(qtbot: Any, make_window: Any, seed: Any) -> None:
+def test_maintenance_run_now_reports_in_the_status_bar(
+    qtbot: Any, make_window: Any, seed: Any
+) -> None:
     seed("I live in Berlin")
     window = make_window(scheduler=True)
-    qtbot.waitUntil(lambda: window.core.scheduler is not None and window.status.run_now.isVisible(), timeout=10000)
+    qtbot.waitUntil(
+        lambda: window.core.scheduler is not None and window.status.run_now.isVisible(),
+        timeout=10000,
+    )
     with qtbot.waitSignal(window.core.bridge.maintenance_finished, timeout=60000) as blocker:
         window.status.run_now.click()
     report = blocker.args[0]
     assert report.steps
-    assert window.status.maintenance.text().startswith("Maintenance: ") and "not run" not in window.status.maintenance.text()
+    assert (
+        window.status.maintenance.text().startswith("Maintenance: ")
+        and "not run" not in window.status.maintenance.text()
+    )
     assert window.status.run_now.isEnabled()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -24,9 +22,11 @@ STYLE = (  # set once on the chat view: per-widget style sheets cost a parse per
     "QPushButton#memoriesUsed { color:#2563eb; text-align:left; padding:0; border:none; }"
 )
 
-RENDER_MIN_INTERVAL_MS = 50
-"""Streamed text is re-rendered at most this often; longer texts wait longer (see `_render`),
-so rendering never takes more than about a fifth of the GUI thread's time."""
+WARM_UP_SAMPLE = "Mnemo **记忆** *斜体* `code`\n\n- 1\n\n```\nprint('你好')\n```"
+
+RENDER_INTERVAL_MS = 100
+"""Streamed text is shown at most this often: ten updates a second read as smooth, and each
+one lays out and repaints the visible part of the transcript."""
 
 
 class MessageBubble(QFrame):
@@ -40,6 +40,7 @@ class MessageBubble(QFrame):
         self.message_id: int | None = None
         self.injected: list[object] | None = None
         self._text = text
+        self._streamed = False
         self._injected_count = 0
         self.setObjectName("userBubble" if role == "user" else "assistantBubble")
         self.body = MessageText()
@@ -63,8 +64,8 @@ class MessageBubble(QFrame):
         layout.addLayout(footer)
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
-        self._render_timer.setInterval(RENDER_MIN_INTERVAL_MS)
-        self._render_timer.timeout.connect(self._render)
+        self._render_timer.setInterval(RENDER_INTERVAL_MS)
+        self._render_timer.timeout.connect(self._show_stream)
         self._render()
 
     @property
@@ -72,25 +73,30 @@ class MessageBubble(QFrame):
         return self._text
 
     def append(self, piece: str) -> None:
+        """A streamed piece: shown with the next update (see `RENDER_INTERVAL_MS`)."""
         self._text += piece
+        self._streamed = True
         if not self._render_timer.isActive():
             self._render_timer.start()
 
     def set_text(self, text: str) -> None:
-        self._text = text
+        """The final text: only what is not on screen yet is rendered when it extends the stream."""
         self._render_timer.stop()
-        self._render()
+        if self._streamed and text.startswith(self._text):
+            self._text = text
+            self.body.end_stream(text)
+        else:
+            self._text = text
+            self._render()
+        self._streamed = False
 
-    def finish(self) -> None:
-        """The stream ended: render now and stop the coalescing timer."""
-        self._render_timer.stop()
-        self._render()
+    def _show_stream(self) -> None:
+        self.body.show_stream(self._text)
 
     def _render(self) -> None:
-        started = time.perf_counter()
-        self.body.set_markdown(self._text if self._text else ("…" if self.role == "assistant" else ""))
-        spent_ms = (time.perf_counter() - started) * 1000
-        self._render_timer.setInterval(max(RENDER_MIN_INTERVAL_MS, int(spent_ms * 5)))
+        self.body.set_markdown(
+            self._text if self._text else ("…" if self.role == "assistant" else "")
+        )
 
     def set_note(self, text: str) -> None:
         self.note.setText(text)

@@ -15,7 +15,9 @@ class ErrorBanner(QFrame):
         super().__init__(parent)
         self.error: BaseException | None = None
         self.setObjectName("errorBanner")
-        self.setStyleSheet("QFrame#errorBanner { background:#fef2f2; border:1px solid #fecaca; border-radius:6px; }")
+        self.setStyleSheet(
+            "QFrame#errorBanner { background:#fef2f2; border:1px solid #fecaca; border-radius:6px; }"
+        )
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet("font-weight:bold; color:#991b1b;")

@@ -48,8 +48,10 @@ class MemoriesUsedDialog(QDialog):
     def _row(self, memory: Any) -> QFrame:
         frame = QFrame()
         frame.setFrameShape(QFrame.Shape.StyledPanel)
-        text = QLabel(f"<b>{_esc(memory.content)}</b><br><span style='color:#6b7280'>{label(memory.category.value)} · "
-                      f"{when(memory.created_at)}</span>")
+        text = QLabel(
+            f"<b>{_esc(memory.content)}</b><br><span style='color:#6b7280'>{label(memory.category.value)} · "
+            f"{when(memory.created_at)}</span>"
+        )
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)
         archive = QPushButton(tr("Don't use this again"))
@@ -67,11 +69,16 @@ class MemoriesUsedDialog(QDialog):
 
     def archive(self, memory_id: int) -> None:
         service = self._core.profile.service
-        self._core.run(lambda: service.set_status(memory_id, Status.ARCHIVED), lambda _r: self._done(memory_id, tr("Won't be used again.")))
+        self._core.run(
+            lambda: service.set_status(memory_id, Status.ARCHIVED),
+            lambda _r: self._done(memory_id, tr("Won't be used again.")),
+        )
 
     def delete(self, memory_id: int) -> None:
         writer = self._core.profile.writer
-        self._core.run(lambda: writer.forget([memory_id]), lambda _r: self._done(memory_id, tr("Deleted.")))
+        self._core.run(
+            lambda: writer.forget([memory_id]), lambda _r: self._done(memory_id, tr("Deleted."))
+        )
 
     def _done(self, memory_id: int, text: str) -> None:
         frame = self.rows[memory_id]

@@ -21,7 +21,9 @@ class MemoryNotice(QFrame):
         super().__init__(parent)
         self.changes: list[Any] = []
         self.setObjectName("memoryNotice")
-        self.setStyleSheet("QFrame#memoryNotice { background:#ecfdf5; border:1px solid #a7f3d0; border-radius:6px; }")
+        self.setStyleSheet(
+            "QFrame#memoryNotice { background:#ecfdf5; border:1px solid #a7f3d0; border-radius:6px; }"
+        )
         self.text = QLabel()
         self.text.setWordWrap(True)
         self.undo_button = QPushButton()
@@ -52,11 +54,16 @@ class MemoryNotice(QFrame):
         if not self.changes:
             return
         verbs = {"add": tr("Remembered"), "update": tr("Updated"), "delete": tr("Forgot")}
-        lines = [f"{verbs[str(getattr(c.action, 'value', c.action))]}: {c.content}" for c in self.changes[:3]]
+        lines = [
+            f"{verbs[str(getattr(c.action, 'value', c.action))]}: {c.content}"
+            for c in self.changes[:3]
+        ]
         more = len(self.changes) - 3
         if more > 0:
             lines.append(tr("and {n} more", n=more))
-        self.text.setText(tr("Memory updated") + " — " + "  ·  ".join(line.rstrip("。.") for line in lines))
+        self.text.setText(
+            tr("Memory updated") + " — " + "  ·  ".join(line.rstrip("。.") for line in lines)
+        )
 
     def _undo(self) -> None:
         self.undo_button.setEnabled(False)

@@ -68,12 +68,15 @@ class SessionSidebar(QWidget):
     def __init__(self, model: SessionListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
+        self.dialog: QWidget | None = None  # the last dialog opened (tests press its buttons)
         self.list = QListView()
         self.list.setModel(model)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.setUniformItemSizes(True)
-        self.list.clicked.connect(lambda index: self.selected.emit(index.data(Qt.ItemDataRole.UserRole)))
+        self.list.clicked.connect(
+            lambda index: self.selected.emit(index.data(Qt.ItemDataRole.UserRole))
+        )
         self.new_button = QPushButton()
         self.new_button.clicked.connect(lambda: self.new_requested.emit(self.temporary.isChecked()))
         self.temporary = QCheckBox()
@@ -96,7 +99,9 @@ class SessionSidebar(QWidget):
     def retranslate(self) -> None:
         self.new_button.setText(tr("+ New chat"))
         self.temporary.setText(tr("Temporary chat"))
-        self.temporary.setToolTip(tr("A temporary chat is not saved and nothing from it is remembered."))
+        self.temporary.setToolTip(
+            tr("A temporary chat is not saved and nothing from it is remembered.")
+        )
         self.rename_button.setText(tr("Rename"))
         self.delete_button.setText(tr("Delete"))
 
@@ -114,13 +119,31 @@ class SessionSidebar(QWidget):
         if session_id is None:
             return
         session = self.model.session(self.model.row_of(session_id))
-        title, ok = QInputDialog.getText(self, tr("Rename chat"), tr("Title"), text=session.title)
-        if ok and title.strip():
-            self.rename_requested.emit(session_id, title.strip())
+        dialog = QInputDialog(self)  # opened, not exec()'d: the event loop (and workers) go on
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.setWindowTitle(tr("Rename chat"))
+        dialog.setLabelText(tr("Title"))
+        dialog.setTextValue(session.title)
+        dialog.setOkButtonText(tr("Rename"))
+        dialog.setCancelButtonText(tr("Cancel"))
+
+        def chosen(title: str) -> None:
+            if title.strip():
+                self.rename_requested.emit(session_id, title.strip())
+
+        dialog.textValueSelected.connect(chosen)
+        self.dialog = dialog
+        dialog.open()
 
     def _delete(self) -> None:
         session_id = self.current_id()
         if session_id is None:
             return
-        self.dialog = confirm(self, tr("Delete chat"), tr("Delete this chat? Memories learnt from it stay until you delete them."),
-                              lambda: self.delete_requested.emit(session_id), action=tr("Delete"), destructive=True)
+        self.dialog = confirm(
+            self,
+            tr("Delete chat"),
+            tr("Delete this chat? Memories learnt from it stay until you delete them."),
+            lambda: self.delete_requested.emit(session_id),
+            action=tr("Delete"),
+            destructive=True,
+        )

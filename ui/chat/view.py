@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.chat.bubble import STYLE, MessageBubble
+from ui.chat.bubble import STYLE, WARM_UP_SAMPLE, MessageBubble
 from ui.chat.error_banner import ErrorBanner
 from ui.chat.memories_used import MemoriesUsedDialog
 from ui.chat.notice import MemoryNotice
@@ -32,7 +32,7 @@ from ui.i18n import tr
 class TokenBatch:
     """Groups streamed pieces on the worker so the GUI thread gets ~30 events a second, not hundreds."""
 
-    def __init__(self, emit: Callable[[str], None], interval_s: float = 0.03) -> None:
+    def __init__(self, emit: Callable[[str], None], interval_s: float = 0.05) -> None:
         self._emit = emit
         self._interval = interval_s
         self._parts: list[str] = []
@@ -57,7 +57,10 @@ class _Input(QPlainTextEdit):
     submitted = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+        if (
+            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
             self.submitted.emit()
             return
         super().keyPressEvent(event)
@@ -72,7 +75,9 @@ class ChatView(QWidget):
     sessions_loaded = Signal()
     memories_changed = Signal()  # an action here changed memories (archive, delete, undo)
 
-    def __init__(self, core: Any, sessions: SessionListModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, core: Any, sessions: SessionListModel, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self._core = core
         self.session_id: str | None = None
@@ -82,6 +87,7 @@ class ChatView(QWidget):
         self._cancel: threading.Event | None = None
         self._streaming: MessageBubble | None = None
         self._last_text = ""
+        self._temporary = False  # the open chat is a temporary one
         self.sidebar = SessionSidebar(sessions)
         self._build()
         core.bridge.token.connect(self._on_token)
@@ -90,6 +96,7 @@ class ChatView(QWidget):
         self.sidebar.selected.connect(self.open_session)
         self.sidebar.rename_requested.connect(self.rename_session)
         self.sidebar.delete_requested.connect(self.delete_session)
+        self.sidebar.temporary.toggled.connect(self._temporary_toggled)
         self.notice.undo_requested.connect(self.undo)
         self.error_banner.retry_requested.connect(self.retry)
         self.retranslate()
@@ -148,13 +155,30 @@ class ChatView(QWidget):
     def retranslate(self) -> None:
         self.send_button.setText(tr("Send"))
         self.stop_button.setText(tr("Stop"))
-        self.input.setPlaceholderText(tr("Message Mnemo… (Enter to send, Shift+Enter for a new line)"))
-        self.empty_label.setText(tr("Ask anything. Mnemo remembers what matters and shows what it used."))
+        self.input.setPlaceholderText(
+            tr("Message Mnemo… (Enter to send, Shift+Enter for a new line)")
+        )
+        self.empty_label.setText(
+            tr("Ask anything. Mnemo remembers what matters and shows what it used.")
+        )
         self.sidebar.retranslate()
         self.notice.retranslate()
         self.error_banner.retranslate()
         for bubble in self.bubbles:
             bubble.retranslate()
+
+    def warm_up(self) -> None:
+        """Build, lay out and paint one message off screen, once, at start-up.
+
+        The first message costs 60–100 ms here: PySide sets up the Python side of Qt's text
+        and widget classes lazily, fonts (bold, monospace, Chinese) load on first use, the style
+        sheet is first applied. Paid now, that is not a stall in the middle of the first reply.
+        """
+        # a child of the transcript, so styled as the real ones; never shown
+        bubble = MessageBubble("assistant", WARM_UP_SAMPLE, self.transcript)
+        bubble.resize(400, 200)
+        bubble.grab()
+        bubble.deleteLater()
 
     @property
     def engine(self) -> Any:
@@ -185,10 +209,26 @@ class ChatView(QWidget):
 
         def created(session: Any) -> None:
             self.session_id = session.id
+            self._show_kind(session.temporary)
             self._clear_transcript()
             self.reload_sessions(session.id)
 
         self._core.run(lambda: engine.new_session(temporary=temporary), created)
+
+    def _temporary_toggled(self, temporary: bool) -> None:
+        """The toggle starts a chat of that kind: what is typed next never lands in a chat that
+        is remembered when the user asked for one that is not (or the reverse)."""
+        if self.busy:  # a reply is streaming: no new chat now, the toggle goes back
+            self._show_kind(self._temporary)
+        elif self.session_id is not None and temporary != self._temporary:
+            self.new_session(temporary)
+
+    def _show_kind(self, temporary: bool) -> None:
+        """The open chat is (not) temporary: the toggle says so."""
+        self._temporary = temporary
+        self.sidebar.temporary.blockSignals(True)
+        self.sidebar.temporary.setChecked(temporary)
+        self.sidebar.temporary.blockSignals(False)
 
     def open_session(self, session_id: str) -> None:
         engine = self.engine
@@ -199,6 +239,8 @@ class ChatView(QWidget):
         def shown(messages: list[Any]) -> None:
             if session_id != self.session_id:
                 return
+            row = self.sidebar.model.row_of(session_id)
+            self._show_kind(row >= 0 and self.sidebar.model.session(row).temporary)
             self._clear_transcript()
             for message in messages:
                 bubble = self._add_bubble(message.role, message.content)
@@ -213,7 +255,9 @@ class ChatView(QWidget):
 
     def rename_session(self, session_id: str, title: str) -> None:
         engine = self.engine
-        self._core.run(lambda: engine.rename_session(session_id, title), lambda _r: self.reload_sessions())
+        self._core.run(
+            lambda: engine.rename_session(session_id, title), lambda _r: self.reload_sessions()
+        )
 
     def delete_session(self, session_id: str) -> None:
         engine = self.engine
@@ -309,7 +353,11 @@ class ChatView(QWidget):
                 batch.flush()
             return session, result
 
-        self._core.run(turn_work, lambda out: self._finished(turn, user, reply, *out), lambda exc: self._failed(turn, user, reply, exc))
+        self._core.run(
+            turn_work,
+            lambda out: self._finished(turn, user, reply, *out),
+            lambda exc: self._failed(turn, user, reply, exc),
+        )
         return True
 
     def _on_token(self, turn: int, piece: str) -> None:
@@ -332,9 +380,12 @@ class ChatView(QWidget):
             self._cancel = None
             self._streaming = None
 
-    def _finished(self, turn: int, user: MessageBubble, reply: MessageBubble, session: Any, result: Any) -> None:
+    def _finished(
+        self, turn: int, user: MessageBubble, reply: MessageBubble, session: Any, result: Any
+    ) -> None:
         if session is not None:
             self.session_id = session.id
+            self._show_kind(session.temporary)
         user.message_id = result.user_message_id
         reply.message_id = result.assistant_message_id
         self._set_running(False)
@@ -346,11 +397,17 @@ class ChatView(QWidget):
             reply.injected = list(result.injected)
             reply.set_injected(len(result.injected))
             if result.partial:
-                reply.set_note(tr("Stopped.") if result.error is None else tr("This reply was cut off."))
+                reply.set_note(
+                    tr("Stopped.") if result.error is None else tr("This reply was cut off.")
+                )
             if result.error is not None:
                 self.error_banner.show_error(result.error)
         if result.truncated_prompt:
-            self.info.setText(tr("The conversation is longer than the model's context; older parts were left out."))
+            self.info.setText(
+                tr(
+                    "The conversation is longer than the model's context; older parts were left out."
+                )
+            )
             self.info.show()
         if result.changes:
             self.notice.show_changes(result.changes)
@@ -366,11 +423,15 @@ class ChatView(QWidget):
         engine, session_id = self.engine, self.session_id
         if untitled and session_id is not None:
             title = " ".join(first_message.split())[:40]
-            self._core.run(lambda: engine.rename_session(session_id, title), lambda _r: self.reload_sessions())
+            self._core.run(
+                lambda: engine.rename_session(session_id, title), lambda _r: self.reload_sessions()
+            )
         else:
             self.reload_sessions()
 
-    def _failed(self, turn: int, user: MessageBubble, reply: MessageBubble, exc: BaseException) -> None:
+    def _failed(
+        self, turn: int, user: MessageBubble, reply: MessageBubble, exc: BaseException
+    ) -> None:
         self._set_running(False)
         self._drop_bubble(reply)
         from assistant.errors import MnemoError
@@ -409,10 +470,18 @@ class ChatView(QWidget):
         engine = self.engine
 
         def forget() -> None:
-            self._core.run(lambda: engine.confirm_forget(ids), lambda _r: self.memories_changed.emit())
+            self._core.run(
+                lambda: engine.confirm_forget(ids), lambda _r: self.memories_changed.emit()
+            )
 
-        self.dialog = confirm(self, tr("Forget"), tr("Forget these memories?\n\n{items}", items=items), forget,
-                              action=tr("Forget"), destructive=True)
+        self.dialog = confirm(
+            self,
+            tr("Forget"),
+            tr("Forget these memories?\n\n{items}", items=items),
+            forget,
+            action=tr("Forget"),
+            destructive=True,
+        )
 
     def undo(self, changes: list[Any]) -> None:
         engine = self.engine

@@ -10,6 +10,22 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, Q
 from ui.i18n import tr
 from ui.memory_panel.model import label, when
 
+EVENTS = (
+    "added",
+    "updated",
+    "superseded",
+    "merged",
+    "archived",
+    "restored",
+    "pinned",
+    "unpinned",
+    "deleted",
+    "expired",
+    "purged",
+    "imported",
+)
+"""The history events the store records (`memory_events.event`), shown translated."""
+
 
 def load_details(core: Any, memory_id: int) -> dict[str, Any]:
     """Runs on a worker: the memory, its events, the memories it replaced, its source message."""
@@ -21,7 +37,12 @@ def load_details(core: Any, memory_id: int) -> dict[str, Any]:
             if message.id == memory.source_message_id:
                 source = message
                 break
-    return {"memory": memory, "history": store.history(memory_id), "replaced": store.chain(memory_id), "source": source}
+    return {
+        "memory": memory,
+        "history": store.history(memory_id),
+        "replaced": store.chain(memory_id),
+        "source": source,
+    }
 
 
 class MemoryDetailsDialog(QDialog):
@@ -30,8 +51,10 @@ class MemoryDetailsDialog(QDialog):
         memory = details["memory"]
         self.setWindowTitle(tr("Memory #{id}", id=memory.id))
         layout = QVBoxLayout(self)
-        head = QLabel(f"<b>{_esc(memory.content)}</b><br>{label(memory.category.value)} · {label(memory.status.value)} · "
-                      + tr("importance {n}", n=memory.importance))
+        head = QLabel(
+            f"<b>{_esc(memory.content)}</b><br>{label(memory.category.value)} · {label(memory.status.value)} · "
+            + tr("importance {n}", n=memory.importance)
+        )
         head.setWordWrap(True)
         layout.addWidget(head)
         body = QTextBrowser()
@@ -48,7 +71,9 @@ class MemoryDetailsDialog(QDialog):
         for event in details["history"]:
             before = (event.get("detail") or {}).get("before")
             extra = f" — {tr('was')}: {_esc(before)}" if before else ""
-            parts.append(f"<li>{when(event['at'])} {tr(event['event'])}{extra}</li>")
+            parts.append(
+                f"<li>{when(event['at'])} {tr(event['event']) if event['event'] in EVENTS else _esc(event['event'])}{extra}</li>"
+            )
         parts.append("</ul>")
         if details["replaced"]:
             parts.append(f"<h4>{tr('Replaced')}</h4><ul>")

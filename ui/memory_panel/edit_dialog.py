@@ -51,7 +51,9 @@ class EditMemoryDialog(QDialog):
         form.addRow(tr("Category"), self.category)
         form.addRow(tr("Importance"), self.importance)
         form.addRow(self.expires, self.expires_at)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.button(QDialogButtonBox.StandardButton.Save).setText(tr("Save"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
         buttons.accepted.connect(self.accept)
@@ -69,9 +71,13 @@ class EditMemoryDialog(QDialog):
             out["category"] = category
         if self.importance.value() != self.memory.importance:
             out["importance"] = self.importance.value()
-        expires = self.expires_at.dateTime().toSecsSinceEpoch() if self.expires.isChecked() else None
+        expires = (
+            self.expires_at.dateTime().toSecsSinceEpoch() if self.expires.isChecked() else None
+        )
         if (expires is None) != (self.memory.expires_at is None) or (
-            expires is not None and self.memory.expires_at is not None and abs(expires - self.memory.expires_at) >= 60
+            expires is not None
+            and self.memory.expires_at is not None
+            and abs(expires - self.memory.expires_at) >= 60
         ):
             out["expires_at"] = float(expires) if expires is not None else None
         return out

@@ -32,10 +32,21 @@ COLUMNS = [
 
 LABELS = {
     # enum values shown in the table, translated
-    "fact": "fact", "preference": "preference", "goal": "goal", "project": "project",
-    "conclusion": "conclusion", "emotion": "emotion", "identifier": "identifier",
-    "user_explicit": "you said", "user_implied": "implied", "assistant": "assistant", "manual": "manual",
-    "active": "active", "superseded": "superseded", "merged": "merged", "archived": "archived",
+    "fact": "fact",
+    "preference": "preference",
+    "goal": "goal",
+    "project": "project",
+    "conclusion": "conclusion",
+    "emotion": "emotion",
+    "identifier": "identifier",
+    "user_explicit": "you said",
+    "user_implied": "implied",
+    "assistant": "assistant",
+    "manual": "manual",
+    "active": "active",
+    "superseded": "superseded",
+    "merged": "merged",
+    "archived": "archived",
 }
 
 
@@ -77,7 +88,9 @@ class MemoryTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return tr(COLUMNS[section][1])
         return None
@@ -130,7 +143,11 @@ class MemoryTableModel(QAbstractTableModel):
         if key is None:
             return
         descending, ascending = ORDERS[key]
-        self.set_query(self.query.with_(order=ascending if order == Qt.SortOrder.AscendingOrder else descending))
+        self.set_query(
+            self.query.with_(
+                order=ascending if order == Qt.SortOrder.AscendingOrder else descending
+            )
+        )
 
     # -- loading ---------------------------------------------------------------------------
 

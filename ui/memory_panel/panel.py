@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QProgressDialog,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -40,6 +41,19 @@ VIEWS = [
     ("All", {"status": None, "review": None}),
 ]
 
+BUTTONS = {  # action → label (English; translated when shown)
+    "edit": "Edit…",
+    "pin": "Pin",
+    "details": "History…",
+    "delete": "Delete",
+    "accept": "Accept",
+    "reject": "Reject",
+    "restore": "Restore",
+    "vault": "Sensitive…",
+    "export": "Export…",
+    "import": "Import…",
+}
+
 
 class MemoryPanel(QWidget):
     """Shows `model` and applies actions through `core` (all core calls on workers)."""
@@ -52,6 +66,7 @@ class MemoryPanel(QWidget):
         self._core = core
         self.model = model
         self.dialog: QWidget | None = None  # the last dialog opened (tests press its buttons)
+        self.progress: QProgressDialog | None = None  # the last export/import progress
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(250)
@@ -82,7 +97,9 @@ class MemoryPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setSortingEnabled(True)
-        self.table.horizontalHeader().setSortIndicator(3, Qt.SortOrder.DescendingOrder)  # Created, newest first
+        self.table.horizontalHeader().setSortIndicator(
+            3, Qt.SortOrder.DescendingOrder
+        )  # Created, newest first
         self.table.horizontalHeader().setSortIndicatorShown(True)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
@@ -96,9 +113,15 @@ class MemoryPanel(QWidget):
         self.buttons: dict[str, QPushButton] = {}
         actions = QHBoxLayout()
         for key, handler in [
-            ("edit", self.edit_selected), ("pin", self.toggle_pin), ("details", self.show_details),
-            ("delete", self.delete_selected), ("accept", self.accept_selected), ("reject", self.reject_selected),
-            ("restore", self.restore_selected), ("vault", self.show_vault), ("export", self.export_dialog),
+            ("edit", self.edit_selected),
+            ("pin", self.toggle_pin),
+            ("details", self.show_details),
+            ("delete", self.delete_selected),
+            ("accept", self.accept_selected),
+            ("reject", self.reject_selected),
+            ("restore", self.restore_selected),
+            ("vault", self.show_vault),
+            ("export", self.export_dialog),
             ("import", self.import_dialog),
         ]:
             button = QPushButton()
@@ -108,7 +131,9 @@ class MemoryPanel(QWidget):
         actions.addStretch(1)
         self.forget_button = QPushButton()
         self.forget_button.setObjectName("forgetMe")
-        self.forget_button.setStyleSheet("QPushButton#forgetMe { background: #b3261e; color: white; font-weight: bold; padding: 4px 12px; }")
+        self.forget_button.setStyleSheet(
+            "QPushButton#forgetMe { background: #b3261e; color: white; font-weight: bold; padding: 4px 12px; }"
+        )
         self.forget_button.clicked.connect(self.ask_forget_me)
         actions.addWidget(self.forget_button)
 
@@ -135,16 +160,14 @@ class MemoryPanel(QWidget):
             self.category_filter.addItem(label(category.value), category)
         self.category_filter.setCurrentIndex(current)
         self.category_filter.blockSignals(False)
-        texts = {
-            "edit": "Edit…", "pin": "Pin", "details": "History…", "delete": "Delete", "accept": "Accept",
-            "reject": "Reject", "restore": "Restore", "vault": "Sensitive…", "export": "Export…", "import": "Import…",
-        }
-        for key, text in texts.items():
+        for key, text in BUTTONS.items():
             self.buttons[key].setText(tr(text))
         self.forget_button.setText(tr("Forget me…"))
         self.forget_button.setToolTip(tr("Erase everything Mnemo knows about you"))
         self._show_count(self.model.total)
-        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1)
+        self.model.headerDataChanged.emit(
+            Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
+        )
 
     # -- filter ------------------------------------------------------------------------
 
@@ -154,7 +177,12 @@ class MemoryPanel(QWidget):
     def _apply_filter(self) -> None:
         self._search_timer.stop()
         changes = dict(VIEWS[max(self.view_filter.currentIndex(), 0)][1])
-        query = MemoryQuery(category=self.category_filter.currentData(), search=self.search.text(), order=self.model.query.order, **changes)
+        query = MemoryQuery(
+            category=self.category_filter.currentData(),
+            search=self.search.text(),
+            order=self.model.query.order,
+            **changes,
+        )
         self.model.set_query(query)
 
     def _show_count(self, total: int) -> None:
@@ -166,7 +194,9 @@ class MemoryPanel(QWidget):
 
     def select_row(self, row: int, *, extend: bool = False) -> None:
         flags = self.table.selectionModel().SelectionFlag.Rows | (
-            self.table.selectionModel().SelectionFlag.Select if extend else self.table.selectionModel().SelectionFlag.ClearAndSelect
+            self.table.selectionModel().SelectionFlag.Select
+            if extend
+            else self.table.selectionModel().SelectionFlag.ClearAndSelect
         )
         self.table.selectionModel().select(self.model.index(row, 0), flags)
 
@@ -179,7 +209,9 @@ class MemoryPanel(QWidget):
         review = bool(chosen) and all(m.review for m in chosen)
         self.buttons["accept"].setEnabled(review)
         self.buttons["reject"].setEnabled(review)
-        self.buttons["restore"].setEnabled(bool(chosen) and all(m.status is not Status.ACTIVE for m in chosen))
+        self.buttons["restore"].setEnabled(
+            bool(chosen) and all(m.status is not Status.ACTIVE for m in chosen)
+        )
         if one:
             self.buttons["pin"].setText(tr("Unpin") if chosen[0].pinned else tr("Pin"))
 
@@ -191,7 +223,9 @@ class MemoryPanel(QWidget):
 
     def _error(self, exc: BaseException) -> None:
         message, hint = error_text(exc)
-        self.dialog = inform(self, tr("Mnemo"), message + ("\n\n" + hint if hint else ""), error=True)
+        self.dialog = inform(
+            self, tr("Mnemo"), message + ("\n\n" + hint if hint else ""), error=True
+        )
 
     def edit_selected(self) -> None:
         chosen = self.selected()
@@ -215,7 +249,11 @@ class MemoryPanel(QWidget):
         if len(chosen) != 1:
             return
         memory, store, clock = chosen[0], self._core.profile.store, self._core.profile.service
-        self._core.run(lambda: store.set_pinned(memory.id, not memory.pinned, clock.now()), self._after, self._error)
+        self._core.run(
+            lambda: store.set_pinned(memory.id, not memory.pinned, clock.now()),
+            self._after,
+            self._error,
+        )
 
     def delete_selected(self) -> None:
         chosen = self.selected()
@@ -226,7 +264,14 @@ class MemoryPanel(QWidget):
         else:
             text = tr("Delete these {n} memories for good?", n=len(chosen))
         ids = [m.id for m in chosen]
-        self.dialog = confirm(self, tr("Delete"), text, lambda: self.delete_ids(ids), action=tr("Delete"), destructive=True)
+        self.dialog = confirm(
+            self,
+            tr("Delete"),
+            text,
+            lambda: self.delete_ids(ids),
+            action=tr("Delete"),
+            destructive=True,
+        )
 
     def delete_ids(self, ids: list[int]) -> None:
         writer = self._core.profile.writer
@@ -283,7 +328,9 @@ class MemoryPanel(QWidget):
     # -- export / import ---------------------------------------------------------------
 
     def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, tr("Export memories"), str(Path.home() / "mnemo-memories.json"), "JSON (*.json)")
+        path, _ = QFileDialog.getSaveFileName(
+            self, tr("Export memories"), str(Path.home() / "mnemo-memories.json"), "JSON (*.json)"
+        )
         if path:
             self.export_to(Path(path))
 
@@ -291,24 +338,35 @@ class MemoryPanel(QWidget):
         from assistant.memory.transfer import export_memories
 
         relay = ProgressRelay(self)
-        dialog = progress_dialog(self, tr("Exporting memories…"), relay)
+        self.progress = dialog = progress_dialog(self, tr("Exporting memories…"), relay)
         profile = self._core.profile
 
         def done(count: int) -> None:
             dialog.close()
-            self.dialog = inform(self, tr("Export"), tr("Exported {n} memories to {path}.", n=count, path=str(path)))
+            self.dialog = inform(
+                self, tr("Export"), tr("Exported {n} memories to {path}.", n=count, path=str(path))
+            )
 
         def failed(exc: BaseException) -> None:
             dialog.close()
             self._error(exc)
 
         self._core.run(
-            lambda: export_memories(profile.service, profile.vault, path, include_sensitive=include_sensitive, progress=relay),
-            done, failed,
+            lambda: export_memories(
+                profile.service,
+                profile.vault,
+                path,
+                include_sensitive=include_sensitive,
+                progress=relay,
+            ),
+            done,
+            failed,
         )
 
     def import_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, tr("Import memories"), str(Path.home()), "JSON (*.json)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, tr("Import memories"), str(Path.home()), "JSON (*.json)"
+        )
         if path:
             self.import_from(Path(path))
 
@@ -316,19 +374,31 @@ class MemoryPanel(QWidget):
         from assistant.memory.transfer import import_memories
 
         relay = ProgressRelay(self)
-        dialog = progress_dialog(self, tr("Importing memories…"), relay)
+        self.progress = dialog = progress_dialog(self, tr("Importing memories…"), relay)
         profile = self._core.profile
 
         def done(report: Any) -> None:
             dialog.close()
             self._after()
-            self.dialog = inform(self, tr("Import"), tr("Imported {n} memories ({d} already known).", n=report.imported, d=report.skipped_duplicates))
+            self.dialog = inform(
+                self,
+                tr("Import"),
+                tr(
+                    "Imported {n} memories ({d} already known).",
+                    n=report.imported,
+                    d=report.skipped_duplicates,
+                ),
+            )
 
         def failed(exc: BaseException) -> None:
             dialog.close()
             self._error(exc)
 
-        self._core.run(lambda: import_memories(profile.service, profile.vault, path, progress=relay), done, failed)
+        self._core.run(
+            lambda: import_memories(profile.service, profile.vault, path, progress=relay),
+            done,
+            failed,
+        )
 
     # -- forget me ---------------------------------------------------------------------
 
@@ -343,7 +413,14 @@ class MemoryPanel(QWidget):
             "It cannot be undone. Export first if you want a copy.",
             name=profile.name,
         )
-        self.dialog = confirm(self, tr("Forget me"), text, self.forget_me, action=tr("Erase everything"), destructive=True)
+        self.dialog = confirm(
+            self,
+            tr("Forget me"),
+            text,
+            self.forget_me,
+            action=tr("Erase everything"),
+            destructive=True,
+        )
 
     def forget_me(self) -> None:
         self.forget_button.setEnabled(False)
@@ -351,7 +428,9 @@ class MemoryPanel(QWidget):
         def done(report: Any) -> None:
             self.forget_button.setEnabled(True)
             self.forgotten.emit(report)
-            self.dialog = inform(self, tr("Forget me"), tr("Everything was erased in {s:.2f} s.", s=report.seconds))
+            self.dialog = inform(
+                self, tr("Forget me"), tr("Everything was erased in {s:.2f} s.", s=report.seconds)
+            )
 
         def failed(exc: BaseException) -> None:
             self.forget_button.setEnabled(True)

@@ -15,9 +15,9 @@ SEARCH_LIMIT = 2000
 ORDERS = {
     # column key → (descending order, ascending order) the store accepts
     "created": ("created_at DESC", "created_at ASC"),
-    "importance": ("importance DESC", "importance DESC"),
-    "last_used": ("last_accessed_at DESC", "last_accessed_at DESC"),
-    "use_count": ("access_count DESC", "access_count DESC"),
+    "importance": ("importance DESC", "importance ASC"),
+    "last_used": ("last_accessed_at DESC", "last_accessed_at ASC"),
+    "use_count": ("access_count DESC", "access_count ASC"),
     "updated": ("updated_at DESC", "updated_at DESC"),
     "id": ("id DESC", "id ASC"),
 }
@@ -51,15 +51,21 @@ def fetch_page(store: Any, query: MemoryQuery, offset: int, limit: int) -> Page:
         return Page(len(found), offset, found[offset : offset + limit])
     total = store.count(status=query.status, category=query.category, review=query.review)
     memories = store.list(
-        status=query.status, category=query.category, review=query.review,
-        limit=limit, offset=offset, order=query.order,
+        status=query.status,
+        category=query.category,
+        review=query.review,
+        limit=limit,
+        offset=offset,
+        order=query.order,
     )
     return Page(total, offset, memories)
 
 
 def _search(store: Any, query: MemoryQuery) -> list[Memory]:
     """Full-text search through the store's FTS index (CJK split the same way as stored)."""
-    match = match_expression(tokens(query.search, query=True)) or match_expression(tokens(query.search))
+    match = match_expression(tokens(query.search, query=True)) or match_expression(
+        tokens(query.search)
+    )
     if match is None:
         return []
     hits = store.keyword_search(match, SEARCH_LIMIT, active_only=False)

@@ -29,7 +29,11 @@ class VaultDialog(QDialog):
         self.items = items
         self.setWindowTitle(tr("Sensitive items"))
         layout = QVBoxLayout(self)
-        note = QLabel(tr("Phone numbers, ID numbers, card numbers and similar are kept encrypted and never sent to the model's memory index."))
+        note = QLabel(
+            tr(
+                "Phone numbers, ID numbers, card numbers and similar are kept encrypted and never sent to the model's memory index."
+            )
+        )
         note.setWordWrap(True)
         layout.addWidget(note)
         self.table = QTableWidget(len(items), 4)

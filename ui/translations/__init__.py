@@ -1,0 +1,1 @@
+"""The window's translations: `<language>.json`, English text → translated text (package data)."""
