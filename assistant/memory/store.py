@@ -484,6 +484,10 @@ class MemoryStore:
             (self.profile_id,),
         )]
 
+    def newest_id(self) -> int:
+        """The highest memory id ever written here (a cheap sign that rows were added)."""
+        return int(self.db.scalar("SELECT COALESCE(MAX(id), 0) FROM memories") or 0)
+
     def total(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM memories WHERE profile_id = ?", (self.profile_id,)))
 
