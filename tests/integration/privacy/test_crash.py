@@ -184,8 +184,19 @@ def _life(
             line = receive.recv_bytes().decode()
             acked = acks.take(line)
             if line == "END" or kill.due(line, acked, acks.count, previous):
-                return
+                break
             previous = line
+        # The child ran on while we decided: what it sent before the kill is in the pipe, and an
+        # operation it acknowledged (or announced) there counts like any other.
+        os.kill(child.pid or 0, signal.SIGKILL)
+        child.join()
+        while True:
+            try:
+                line = receive.recv_bytes().decode()
+            except EOFError:
+                return
+            if line != "END":
+                acks.take(line)
     except EOFError:
         child.join()
         raise AssertionError(
