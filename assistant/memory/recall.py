@@ -197,7 +197,7 @@ class Recaller:
         if vector is not None:
             # Candidates found by words alone get their similarity too: without it they all
             # rank as the least similar, whatever their real closeness (LoCoMo dev turn
-            # recall@10 0.750 → see docs/benchmarks.md).
+            # recall@10 0.715 → 0.752; docs/benchmarks.md). Their similarity gates them too.
             self._measure_similarity([i for i in live if feats[i].raw_similarity is None], vector, feats)
         if live and query_terms and "keyword" in opts.routes:
             self._keyword_coverage(query_terms, live, feats)
