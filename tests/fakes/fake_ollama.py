@@ -23,7 +23,6 @@ import json
 import socket
 import sys
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -109,6 +108,7 @@ class FakeOllama:
         self._lock = threading.Lock()
         self._connections: set[socket.socket] = set()
         self._gates: list[threading.Event] = []
+        self._stopping = threading.Event()  # ends a paced stream's wait between chunks
         self._port = port
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -128,6 +128,7 @@ class FakeOllama:
     def start(self, port: int | None = None) -> FakeOllama:
         if port is not None:
             self._port = port
+        self._stopping.clear()
         self._server = _Server(("127.0.0.1", self._port), _Handler, self)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
@@ -142,6 +143,7 @@ class FakeOllama:
         if self._server is None:
             return
         server, self._server = self._server, None
+        self._stopping.set()
         server.shutdown()
         with self._lock:
             gates, connections = list(self._gates), list(self._connections)
@@ -294,8 +296,10 @@ class _Handler(BaseHTTPRequestHandler):
         size = max(1, reply.chunk_size)
         pieces = [reply.text[i : i + size] for i in range(0, len(reply.text), size)]
         for sent, piece in enumerate(pieces):
-            if reply.interval_s and sent:
-                time.sleep(reply.interval_s)
+            # a model generating at a given speed; stop() ends the wait and the stream
+            if reply.interval_s and sent and self.server.fake._stopping.wait(reply.interval_s):
+                self._cut()
+                return
             if reply.break_after is not None and sent >= reply.break_after:
                 self._cut()
                 return

@@ -90,7 +90,7 @@ class StallMeter:
         self._lock = threading.Lock()
         self._samples: list[tuple[float, str]] = []
         self._holdups: list[tuple[float, Holdup]] = []
-        self._running = threading.Event()
+        self._stopping = threading.Event()  # the sampler waits on it: stop() ends a wait at once
         self._gui_ident = threading.get_ident()
         self._sampler: threading.Thread | None = None
 
@@ -103,14 +103,14 @@ class StallMeter:
 
     def start(self) -> None:
         self._last, self._last_cpu = time.perf_counter(), time.thread_time()
-        self._running.set()
+        self._stopping.clear()
         self._sampler = threading.Thread(target=self._sample, name="stall-sampler", daemon=True)
         self._sampler.start()
         self.timer.start()
 
     def stop(self) -> None:
         self.timer.stop()
-        self._running.clear()
+        self._stopping.set()
         if self._sampler is not None:
             self._sampler.join()
 
@@ -142,9 +142,10 @@ class StallMeter:
 
     def _sample(self) -> None:
         me = threading.get_ident()
-        while self._running.is_set():
+        while True:
             asked, cpu = time.perf_counter(), time.process_time()
-            time.sleep(SAMPLE_S)
+            if self._stopping.wait(SAMPLE_S):  # the sampling period; lateness = a held GIL or CPU
+                return
             woke = time.perf_counter()
             late = woke - asked - SAMPLE_S
             if late > LATE_S:
