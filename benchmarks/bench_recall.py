@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import tempfile
-import time
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 from assistant.clock import ManualClock, to_ts
 from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder
-from benchmarks.synthetic import bench_profile, fill, percentiles, queries
+from benchmarks.synthetic import bench_profile, fill, paired_ms, percentiles, queries
 
 
 def run(sizes: list[int], n_queries: int, embed_limit: int | None = None) -> None:
@@ -31,25 +31,11 @@ def run(sizes: list[int], n_queries: int, embed_limit: int | None = None) -> Non
         with tempfile.TemporaryDirectory() as tmp:
             profile = bench_profile(Path(tmp), "bench", embedder, clock)
             fill(profile, size, to_ts(clock.now()), embed_limit=embed_limit)
-            collection = profile.service.index._col
             for q in qs[:10]:  # warm up both paths
                 profile.recaller.recall(q, clock.now())
-            bare, full = [], []
-            for i, q in enumerate(qs):
-                text = f"{q} ({size}-{i})"  # defeat the query-embedding cache on both sides
-                t0 = time.perf_counter()
-                vector = embedder.embed([text])[0]
-                collection.query(
-                    query_embeddings=[vector],
-                    n_results=40,
-                    where={"profile_id": profile.name},
-                    include=["distances"],
-                )
-                t1 = time.perf_counter()
-                profile.recaller.recall(text + " ", clock.now())
-                t2 = time.perf_counter()
-                bare.append((t1 - t0) * 1000)
-                full.append((t2 - t1) * 1000)
+            bare, full = paired_ms(
+                profile, qs, size, partial(profile.recaller.recall, now=clock.now())
+            )
             profile.close()
         b50, b95 = percentiles(bare)["p50"], percentiles(bare)["p95"]
         r50, r95 = percentiles(full)["p50"], percentiles(full)["p95"]

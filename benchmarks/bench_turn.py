@@ -1,5 +1,5 @@
 """Memory overhead of one chat turn (recall + prompt build) at 10k memories, beside the bare
-cost of one query embedding plus one `collection.query`, measured in the same run.
+cost of one query embedding plus the read path's vector query, measured in the same run.
 
 The turn overhead is `ChatEngine.prepare_prompt`: pinned memories, recall, rolling summary,
 recent turns and the num_ctx budget — everything a turn adds before the model is called.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 from assistant.app import Profile
@@ -22,7 +22,7 @@ from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.llm.ollama_backend import OllamaBackend
 from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder
-from benchmarks.synthetic import fill, percentiles, queries
+from benchmarks.synthetic import fill, paired_ms, percentiles, queries
 
 HISTORY_TURNS = 8
 
@@ -64,25 +64,11 @@ def run(sizes: list[int], n_queries: int) -> None:
                     engine.history.add_message(
                         session.id, "assistant", "Here is a short answer. " * 6, to_ts(clock.now())
                     )
-                collection = profile.service.index._col
                 for q in qs[:10]:  # warm up both paths
                     engine.prepare_prompt(session.id, q, clock.now())
-                bare, turn = [], []
-                for i, q in enumerate(qs):
-                    text = f"{q} ({size}-{i})"  # defeat the query-embedding cache on both sides
-                    t0 = time.perf_counter()
-                    vector = embedder.embed([text])[0]
-                    collection.query(
-                        query_embeddings=[vector],
-                        n_results=40,
-                        where={"profile_id": profile.name},
-                        include=["distances"],
-                    )
-                    t1 = time.perf_counter()
-                    engine.prepare_prompt(session.id, text + " ", clock.now())
-                    t2 = time.perf_counter()
-                    bare.append((t1 - t0) * 1000)
-                    turn.append((t2 - t1) * 1000)
+                bare, turn = paired_ms(
+                    profile, qs, size, partial(engine.prepare_prompt, session.id, now=clock.now())
+                )
                 engine.close()
             profile.close()
         b50, b95 = percentiles(bare)["p50"], percentiles(bare)["p95"]

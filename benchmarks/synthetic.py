@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from assistant.clock import Clock
     from assistant.memory.embedder import Embedder
 
-__all__ = ["Filled", "bench_profile", "fill", "memories", "percentiles", "queries"]
+__all__ = ["Filled", "bench_profile", "fill", "memories", "paired_ms", "percentiles", "queries"]
 
 
 def bench_profile(folder: Path, name: str, embedder: Embedder, clock: Clock) -> Profile:
@@ -184,6 +185,26 @@ class Filled:
             f"{n} memories: {self.embedded} texts embedded in {self.embed_s:.1f}s ({rate}){shared}; "
             f"store + index bulk write {self.write_s:.1f}s ({n / max(self.write_s, 1e-9):.0f}/s)"
         )
+
+
+def paired_ms(
+    profile: Profile, asks: Sequence[str], tag: object, measured: Callable[[str], object]
+) -> tuple[list[float], list[float]]:
+    """Per question, in ms: the bare cost (one embedding + the read path's own vector query),
+    then `measured` on the same question; each text made unique so no cache serves either."""
+    index, embedder = profile.service.index, profile.embedder
+    bare: list[float] = []
+    full: list[float] = []
+    for i, ask in enumerate(asks):
+        text = f"{ask} ({tag}-{i})"
+        t0 = time.perf_counter()
+        index.query(embedder.embed([text])[0], 40, profile.name)
+        t1 = time.perf_counter()
+        measured(text + " ")
+        t2 = time.perf_counter()
+        bare.append((t1 - t0) * 1000)
+        full.append((t2 - t1) * 1000)
+    return bare, full
 
 
 def fill(
