@@ -11,16 +11,13 @@ import pytest
 
 from assistant.memory.extract import extract_rules
 from assistant.memory.types import Candidate
+from tests.unit.memory.rules_check import extract_checked
 
 NOW = datetime(2026, 2, 9, 8, 30, tzinfo=ZoneInfo("Europe/Berlin"))  # a Monday
 
 
 def run(text: str) -> list[Candidate]:
-    found = extract_rules(text, NOW)
-    for c in found:
-        assert c.evidence and c.evidence in text, c
-        assert 1 <= c.importance <= 5
-    return found
+    return extract_checked(text, NOW)
 
 
 def by_slot(text: str) -> dict[str | None, Candidate]:
