@@ -75,9 +75,6 @@ class MemoryService:
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('index_model', ?), ('index_dimension', ?)", (name, str(dim)))
         return self._index
 
-    def open_index_for_removal(self) -> ChromaIndex | None:
-        return self._index_if_any()
-
     def release_index(self) -> None:
         """Close the index client (before its folder is moved or removed)."""
         if self._index is not None:
