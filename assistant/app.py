@@ -30,6 +30,7 @@ from assistant.memory.forget import (
     scrub_pending,
     shred_tree,
 )
+from assistant.memory.index import ChromaIndex, IndexFactory
 from assistant.memory.keys import KeyManager
 from assistant.memory.recall import Recaller, RecallOptions
 from assistant.memory.recovery import mark_consistent, recover_after_crash
@@ -70,6 +71,15 @@ def recall_options(settings: Settings) -> RecallOptions:
     )
 
 
+def index_factory(*, in_child: bool) -> IndexFactory:
+    """How the profile's vector index is opened: here, or served by a child process."""
+    if in_child:
+        from assistant.memory.index_child import ChildIndex
+
+        return ChildIndex
+    return ChromaIndex
+
+
 @dataclass
 class ForgetMeReport:
     seconds: float
@@ -88,6 +98,8 @@ class Profile:
         embedder: shared model (loading one costs seconds; tests pass one in).
         clock: time source (injected in tests and the evaluation harness).
         warn: receives user-visible warnings (key file in use, model fallback).
+        index_in_child: serve the vector index from a child process (the desktop app: Chroma
+            keeps the GIL through a whole write, which would freeze the window).
     """
 
     def __init__(
@@ -100,8 +112,10 @@ class Profile:
         clock: Clock | None = None,
         warn: Callable[[str], None] | None = None,
         passphrase: str | None = None,
+        index_in_child: bool = False,
     ) -> None:
         self.base = base
+        self.index_in_child = index_in_child
         self.name = name
         self.settings = settings
         self.clock = clock or SystemClock()
@@ -165,7 +179,12 @@ class Profile:
             self.settings.embedding_model, warn=self.warn
         )
         self.service = MemoryService(
-            self.db, self.store, self.embedder, self.dir / "index", self.clock
+            self.db,
+            self.store,
+            self.embedder,
+            self.dir / "index",
+            self.clock,
+            index_factory=index_factory(in_child=self.index_in_child),
         )
         self.writer = MemoryWriter(self.service, self.vault)
         self.recaller = Recaller(self.service, recall_options(self.settings), past_range=past_range)
@@ -246,6 +265,7 @@ def open_profile(
     warn: Callable[[str], None] | None = None,
     base: Path | None = None,
     name: str | None = None,
+    index_in_child: bool = False,
 ) -> Profile:
     """Open the profile named by the environment (``MNEMO_PROFILE``) or the arguments."""
     return Profile(
@@ -255,4 +275,5 @@ def open_profile(
         embedder=embedder,
         clock=clock,
         warn=warn,
+        index_in_child=index_in_child,
     )

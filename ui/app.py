@@ -69,7 +69,7 @@ def build(
         _leave_a_core_for_the_gui()
         from assistant.app import open_profile as open_default
 
-        return open_default(warn=bridge.on_warning)
+        return open_default(warn=bridge.on_warning, index_in_child=True)
 
     core = Core(
         runner,

@@ -192,7 +192,7 @@ class IndexScrubber:
             np.stack([vectors[i] for i in have]) if have else np.zeros((0, dim), dtype=np.float32)
         )
         write_index_in_child(folder, model, dim, service.profile_id, have, matrix)
-        service.adopt_index(ChromaIndex(folder, model, dim))
+        service.adopt_index(service.index_factory(folder, model, dim))
         shred_tree(aside)
         return len(have), len(ids) - len(have)
 

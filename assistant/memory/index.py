@@ -9,10 +9,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -27,6 +27,32 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 def collection_name(model_name: str, dimension: int) -> str:
     digest = hashlib.sha1(model_name.encode("utf-8")).hexdigest()[:12]
     return f"mem_{digest}_{dimension}"
+
+
+class VectorIndex(Protocol):
+    """What the memory core needs of a vector index: `ChromaIndex`, or the same served by a
+    child process (`assistant.memory.index_child.ChildIndex`, the desktop app's)."""
+
+    path: Path
+    model_name: str
+    dimension: int
+    name: str
+
+    def upsert(self, ids: Sequence[int], vectors: np.ndarray, profile_id: str) -> None: ...
+    def delete(self, ids: Iterable[int]) -> None: ...
+    def query(self, vector: np.ndarray, n: int, profile_id: str) -> list[tuple[int, float]]: ...
+    def ids(self, profile_id: str) -> set[int]: ...
+    def vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]: ...
+    def count(self) -> int: ...
+    def persisting_every_write(self) -> AbstractContextManager[None]: ...
+    def drop(self) -> None: ...
+    def recreate(self) -> None: ...
+    def other_collections(self) -> list[str]: ...
+    def drop_collection(self, name: str) -> None: ...
+    def close(self) -> None: ...
+
+
+IndexFactory = Callable[[Path, str, int], VectorIndex]  # (folder, model name, dimension)
 
 
 class ChromaIndex:
@@ -125,6 +151,14 @@ class ChromaIndex:
     def count(self) -> int:
         return int(self._col.count())
 
+    def sync_threshold(self) -> int:
+        """After how many written records Chroma saves the HNSW graph to disk."""
+        hnsw = self._col.configuration.get("hnsw") or {}
+        return int(hnsw.get("sync_threshold") or 1000)
+
+    def set_sync_threshold(self, every: int) -> None:
+        self._col.modify(configuration={"hnsw": {"sync_threshold": every}})
+
     @contextmanager
     def persisting_every_write(self) -> Iterator[None]:
         """Write the HNSW graph to disk after every write in the block (memory/forget.py).
@@ -133,13 +167,12 @@ class ChromaIndex:
         are in its log, and the next process to open the index rebuilds the graph in its own
         memory and saves it with its unused capacity, i.e. whatever that heap held before.
         """
-        hnsw = self._col.configuration.get("hnsw") or {}
-        every = int(hnsw.get("sync_threshold") or 1000)
-        self._col.modify(configuration={"hnsw": {"sync_threshold": 1}})
+        every = self.sync_threshold()
+        self.set_sync_threshold(1)
         try:
             yield
         finally:
-            self._col.modify(configuration={"hnsw": {"sync_threshold": every}})
+            self.set_sync_threshold(every)
 
     # -- lifecycle ----------------------------------------------------------------------
 

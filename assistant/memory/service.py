@@ -16,7 +16,7 @@ import numpy as np
 from assistant.clock import Clock, to_ts
 from assistant.memory.db import Database
 from assistant.memory.embedder import Embedder
-from assistant.memory.index import ChromaIndex
+from assistant.memory.index import ChromaIndex, IndexFactory, VectorIndex
 from assistant.memory.store import MemoryStore, NewMemory
 from assistant.memory.types import Category, Memory, Status
 
@@ -38,13 +38,23 @@ class ReconcileReport:
 class MemoryService:
     """The memory core's write and maintenance surface over store + index + embedder."""
 
-    def __init__(self, db: Database, store: MemoryStore, embedder: Embedder, index_dir: Path, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        store: MemoryStore,
+        embedder: Embedder,
+        index_dir: Path,
+        clock: Clock,
+        *,
+        index_factory: IndexFactory = ChromaIndex,
+    ) -> None:
         self.db = db
         self.store = store
         self.embedder = embedder
         self.index_dir = index_dir
         self.clock = clock
-        self._index: ChromaIndex | None = None
+        self.index_factory = index_factory  # in this process, or in a child (the app's)
+        self._index: VectorIndex | None = None
         self.on_changed: list[Callable[[], None]] = []
         self.on_deleted: list[Callable[[], None]] = []  # a vector left the index: scrub its bytes
 
@@ -53,7 +63,7 @@ class MemoryService:
         return self.store.profile_id
 
     @property
-    def index(self) -> ChromaIndex:
+    def index(self) -> VectorIndex:
         """The index of the embedder's model (loads the model when not loaded yet)."""
         name, dim = self.embedder.model_name, self.embedder.dimension
         if self._index is None or (self._index.model_name, self._index.dimension) != (name, dim):
@@ -66,12 +76,12 @@ class MemoryService:
             return index
         return self._index
 
-    def _open_index(self) -> ChromaIndex:
+    def _open_index(self) -> VectorIndex:
         """Open (or create) the collection of the embedder's model, as it is."""
         name, dim = self.embedder.model_name, self.embedder.dimension
         if self._index is not None:
             self._index.close()
-        self._index = ChromaIndex(self.index_dir, name, dim)
+        self._index = self.index_factory(self.index_dir, name, dim)
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('index_model', ?), ('index_dimension', ?)", (name, str(dim)))
         return self._index
 
@@ -81,12 +91,12 @@ class MemoryService:
             self._index.close()
             self._index = None
 
-    def adopt_index(self, index: ChromaIndex) -> None:
+    def adopt_index(self, index: VectorIndex) -> None:
         """Use a rebuilt index (see memory/forget.py)."""
         self.release_index()
         self._index = index
 
-    def _index_if_any(self) -> ChromaIndex | None:
+    def _index_if_any(self) -> VectorIndex | None:
         """The index for removals, opened without loading the embedding model when possible."""
         if self._index is not None:
             return self._index
@@ -95,7 +105,7 @@ class MemoryService:
         rows: dict[str, str] = {r[0]: r[1] for r in self.db.query("SELECT key, value FROM meta WHERE key IN ('index_model', 'index_dimension')")}
         if "index_model" not in rows:
             return None  # nothing was ever indexed
-        self._index = ChromaIndex(self.index_dir, rows["index_model"], int(rows["index_dimension"]))
+        self._index = self.index_factory(self.index_dir, rows["index_model"], int(rows["index_dimension"]))
         return self._index
 
     def now(self) -> float:

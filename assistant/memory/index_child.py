@@ -1,0 +1,307 @@
+"""The vector index served by a child process, for the desktop app.
+
+Chroma's Rust bindings keep Python's GIL for the whole of a write: measured here, a one-vector
+upsert took 14 ms (median) to 23 ms, and every other thread of the process, the GUI thread
+included, waited that long. In a child process Chroma can hold its own GIL as long as it
+likes; the app's threads only wait for a pipe, which releases the GIL. A side effect the
+privacy design wants: the app's heap never holds Chroma's buffers, deleted vectors included.
+
+`ChildIndex` has `ChromaIndex`'s methods; each call is one request over a
+`multiprocessing` pipe, answered by a `ChromaIndex` in the child. Where the platform has
+it, children come from a fork server that imported Chroma once, so a profile's child starts
+in milliseconds rather than the 1.7 s of importing Chroma again.
+
+A child that dies (killed, out of memory, a crash in native code) is started again and the
+call repeated once: every call is idempotent, and the index is derived data that
+`MemoryService.reconcile()` repairs from SQLite anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from assistant.errors import MnemoError, StorageError
+
+log = logging.getLogger("mnemo.index")
+
+START_TIMEOUT_S = 120.0  # opening a large index rebuilds its graph from the log: can be slow
+CLOSE_TIMEOUT_S = 30.0
+CALL_TIMEOUT_S = 600.0  # a whole-index rebuild of 100k vectors takes minutes here
+_context_lock = threading.Lock()
+_context: BaseContext | None = None
+
+
+def child_context() -> BaseContext:
+    """A fork server that preloads Chroma where there is one (Linux); spawn elsewhere.
+
+    Not a plain fork: the app has threads (Qt, torch, workers), and a forked copy of a
+    threaded process can deadlock on a lock some other thread held.
+    """
+    global _context
+    with _context_lock:
+        if _context is None:
+            if "forkserver" in multiprocessing.get_all_start_methods() and sys.platform != "darwin":
+                server = multiprocessing.get_context("forkserver")
+                server.set_forkserver_preload(["assistant.memory.index", "chromadb"])
+                _context = server
+            else:
+                _context = multiprocessing.get_context("spawn")
+        return _context
+
+
+class ChildIndex:
+    """A `ChromaIndex` in a child process (same arguments, same methods)."""
+
+    def __init__(self, path: Path, model_name: str, dimension: int) -> None:
+        from assistant.memory.index import collection_name
+
+        self.path = path
+        self.model_name = model_name
+        self.dimension = dimension
+        self.name = collection_name(model_name, dimension)
+        self._lock = threading.Lock()  # one request at a time on the pipe
+        self._conn: Connection | None = None
+        self._process: Any = None
+        with self._lock:
+            self._start()
+
+    # -- the ChromaIndex surface -----------------------------------------------------------
+
+    def upsert(self, ids: Sequence[int], vectors: np.ndarray, profile_id: str) -> None:
+        if not len(ids):
+            return
+        if vectors.shape != (len(ids), self.dimension):
+            raise ValueError(f"vectors shape {vectors.shape} != ({len(ids)}, {self.dimension})")
+        self._call("upsert", list(ids), np.asarray(vectors, dtype=np.float32), profile_id)
+
+    def delete(self, ids: Iterable[int]) -> None:
+        keys = list(ids)
+        if keys:
+            self._call("delete", keys)
+
+    def query(self, vector: np.ndarray, n: int, profile_id: str) -> list[tuple[int, float]]:
+        if n <= 0:
+            return []
+        result: list[tuple[int, float]] = self._call("query", np.asarray(vector, dtype=np.float32), n, profile_id)
+        return result
+
+    def ids(self, profile_id: str) -> set[int]:
+        result: set[int] = self._call("ids", profile_id)
+        return result
+
+    def vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
+        if not ids:
+            return {}
+        result: dict[int, np.ndarray] = self._call("vectors", list(ids))
+        return result
+
+    def count(self) -> int:
+        return int(self._call("count"))
+
+    @contextmanager
+    def persisting_every_write(self) -> Iterator[None]:
+        every = int(self._call("sync_threshold"))
+        self._call("set_sync_threshold", 1)
+        try:
+            yield
+        finally:
+            self._call("set_sync_threshold", every)
+
+    def drop(self) -> None:
+        self._call("drop")
+
+    def recreate(self) -> None:
+        self._call("recreate")
+
+    def other_collections(self) -> list[str]:
+        result: list[str] = self._call("other_collections")
+        return result
+
+    def drop_collection(self, name: str) -> None:
+        self._call("drop_collection", name)
+
+    def close(self) -> None:
+        """Close the index in the child and wait for the child to end (its files are closed)."""
+        with self._lock:
+            conn, process = self._conn, self._process
+            self._conn = self._process = None
+            if conn is None:
+                return
+            try:
+                conn.send(("close", ()))
+                conn.recv()
+            except (EOFError, OSError):
+                log.warning("the index process had ended before it was closed")
+            finally:
+                conn.close()
+            process.join(CLOSE_TIMEOUT_S)
+            if process.is_alive():
+                log.warning("the index process did not end; stopping it")
+                process.kill()
+                process.join()
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id (None when closed)."""
+        return None if self._process is None else int(self._process.pid)
+
+    # -- the pipe ----------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        context = child_context()
+        parent, child = context.Pipe()
+        process = context.Process(  # type: ignore[attr-defined]  # BaseContext hides Process
+            target=serve,
+            args=(child, str(self.path), self.model_name, self.dimension),
+            name="mnemo-index",
+            daemon=True,  # ends with the app, even if close() is never reached
+        )
+        try:
+            process.start()
+        except OSError as exc:
+            raise StorageError(
+                f"Cannot start the vector index process: {exc.strerror}",
+                "Free some memory and restart Mnemo.",
+            ) from exc
+        finally:
+            child.close()  # the child has its own copy; EOF reaches it when we go
+        self._conn, self._process = parent, process
+        try:
+            if not parent.poll(START_TIMEOUT_S):
+                raise StorageError("The vector index did not open in time.", "Restart Mnemo.")
+            self._answer(parent.recv())  # "opened", or why not
+        except (EOFError, OSError) as exc:
+            self._stop()
+            raise StorageError(
+                "The vector index process ended while opening the index.",
+                "Check disk space and restart Mnemo; memories are safe in the database.",
+            ) from exc
+        except BaseException:
+            self._stop()
+            raise
+
+    def _stop(self) -> None:
+        conn, process = self._conn, self._process
+        self._conn = self._process = None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            process.kill()
+            process.join()
+
+    def _call(self, method: str, *args: Any) -> Any:
+        with self._lock:
+            for attempt in (1, 2):
+                if self._conn is None:  # closed, or the child died last time
+                    self._start()
+                conn = self._conn
+                assert conn is not None
+                try:
+                    conn.send((method, args))
+                    if not conn.poll(CALL_TIMEOUT_S):
+                        self._stop()
+                        raise StorageError(
+                            "The vector index stopped answering.",
+                            "Restart Mnemo; memories are safe in the database.",
+                        )
+                    reply = conn.recv()
+                except (EOFError, OSError) as exc:
+                    process = self._process
+                    self._stop()
+                    code = None if process is None else process.exitcode
+                    if attempt == 2:
+                        raise StorageError(
+                            "The vector index process keeps stopping.",
+                            "Restart Mnemo; memories are safe in the database.",
+                        ) from exc
+                    log.warning("the index process ended (exit %s); starting it again", code)
+                    continue
+                return self._answer(reply)
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _answer(reply: tuple[str, Any]) -> Any:
+        kind, value = reply
+        if kind == "ok":
+            return value
+        if isinstance(value, BaseException):
+            raise value
+        raise StorageError(f"The vector index failed: {value}", "Restart Mnemo; memories are safe in the database.")
+
+
+# -- the child ----------------------------------------------------------------------------------
+
+
+def serve(conn: Connection, path: str, model_name: str, dimension: int) -> None:
+    """The child's loop: open the index, answer requests until "close" or the pipe's end."""
+    from assistant.memory.index import ChromaIndex
+
+    # Ctrl+C in the terminal reaches the whole process group: the app decides when we stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _serve(conn, ChromaIndex, Path(path), model_name, dimension)
+    except (EOFError, OSError):  # the app went away mid-answer: nothing to tell anyone
+        return
+
+
+def _serve(conn: Connection, open_index: Callable[..., Any], path: Path, model_name: str, dimension: int) -> None:
+    try:
+        index = open_index(path, model_name, dimension)
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
+        conn.send(("error", _portable(exc)))
+        return
+    conn.send(("ok", "opened"))
+    handlers: dict[str, Callable[..., Any]] = {
+        "upsert": index.upsert,
+        "delete": index.delete,
+        "query": index.query,
+        "ids": index.ids,
+        "vectors": index.vectors,
+        "count": index.count,
+        "sync_threshold": index.sync_threshold,
+        "set_sync_threshold": index.set_sync_threshold,
+        "drop": index.drop,
+        "recreate": index.recreate,
+        "other_collections": index.other_collections,
+        "drop_collection": index.drop_collection,
+    }
+    try:
+        while True:
+            try:
+                method, args = conn.recv()
+            except EOFError:  # the app is gone
+                return
+            if method == "close":
+                break
+            try:
+                conn.send(("ok", handlers[method](*args)))
+            except Exception as exc:  # noqa: BLE001 - every failure goes back to the caller
+                conn.send(("error", _portable(exc)))
+    finally:
+        index.close()
+    conn.send(("ok", None))
+
+
+def _portable(exc: BaseException) -> BaseException | str:
+    """The exception itself when it survives pickling (ours, ValueError), else its text."""
+    import pickle
+
+    if isinstance(exc, (MnemoError, ValueError, KeyError, TypeError)):
+        try:
+            pickle.loads(pickle.dumps(exc))
+            return exc
+        except Exception:  # noqa: BLE001 - fall back to the text
+            pass
+    return f"{type(exc).__name__}: {exc}"
