@@ -43,6 +43,7 @@ from assistant.memory.maintain import (
     last_success,
     run_maintenance,
 )
+from assistant.priority import yield_cpu_to_foreground
 
 log = logging.getLogger("mnemo.scheduler")
 
@@ -224,6 +225,7 @@ class MaintenanceScheduler:
         self.catch_up_if_due()
 
     def _job(self) -> None:
+        yield_cpu_to_foreground()  # the executor's one thread runs maintenance only
         try:
             report = self._run()
         except MaintenanceBusyError:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from assistant.errors import MnemoError
+from assistant.priority import yield_cpu_to_foreground
 
 log = logging.getLogger("mnemo.chat")
 
@@ -71,6 +72,7 @@ class BackgroundRunner:
             thread.join()
 
     def _loop(self) -> None:
+        yield_cpu_to_foreground()
         while True:
             job = self._queue.get()
             if job is None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
+
+import pytest
 
 from assistant.chat.background import BackgroundRunner, ManualTimer, ThreadingIdleTimer
 from assistant.errors import StorageError
+from assistant.priority import BACKGROUND_NICENESS
 
 
 def test_jobs_run_in_order_on_one_worker_and_close_joins_it() -> None:
@@ -59,3 +64,14 @@ def test_threading_timer_fires_and_cancel_joins() -> None:
     timer.cancel()
     assert done.is_set()
     assert not any(t.name == "mnemo-idle-timer" and t.is_alive() for t in threading.enumerate())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
+def test_the_worker_runs_at_a_lower_cpu_priority_than_the_caller() -> None:
+    runner = BackgroundRunner()
+    seen: list[int] = []
+    runner.submit(lambda: seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
+    runner.close()
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert seen == [max(BACKGROUND_NICENESS, mine)]
+    assert mine < BACKGROUND_NICENESS  # the caller's own priority did not change
