@@ -73,7 +73,9 @@ class ScriptedReply:
 
 
 def echo_reply(body: dict[str, Any]) -> str:
-    """The default answer: "OK: " and the last user message."""
+    """The default answer: "OK: " and the last user message; "{}" to a structured request."""
+    if body.get("format"):
+        return "{}"
     users = [m.get("content", "") for m in body.get("messages", []) if m.get("role") == "user"]
     return f"OK: {users[-1] if users else ''}"
 
@@ -190,7 +192,7 @@ class FakeOllama:
                 if reply.gate is not None:
                     self._gates.append(reply.gate)
                 return reply
-        text = "{}" if body.get("format") else self.default_reply(body)
+        text = self.default_reply(body)
         return ScriptedReply(text)
 
     def _installed(self, model: str) -> bool:
