@@ -44,9 +44,12 @@ class MessageBubble(QFrame):
         self._injected_count = 0
         self.setObjectName("userBubble" if role == "user" else "assistantBubble")
         self.body = MessageText()
+        # One short line ("Stopped."), not word-wrapped: a wrapping label has a height for
+        # its width, which makes every layout above it compute heights for widths, and Qt
+        # does not cache the minimum ones: each layout pass then walked every bubble of the
+        # transcript (~20 ms with 1,000 shown). Nothing in a bubble may wrap but `body`.
         self.note = QLabel()
         self.note.setObjectName("bubbleNote")
-        self.note.setWordWrap(True)
         self.note.hide()
         self.memories_button = QPushButton()
         self.memories_button.setFlat(True)

@@ -14,17 +14,18 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
-from ui.chat.bubble import STYLE, WARM_UP_SAMPLE, MessageBubble
+from assistant.errors import NotFoundError
+from ui.chat.bubble import MessageBubble
 from ui.chat.error_banner import ErrorBanner
 from ui.chat.memories_used import MemoriesUsedDialog
 from ui.chat.notice import MemoryNotice
 from ui.chat.sessions import SessionListModel, SessionSidebar
+from ui.chat.transcript import Transcript
 from ui.dialogs import confirm
 from ui.i18n import tr
 
@@ -71,7 +72,7 @@ class ChatView(QWidget):
 
     reply_finished = Signal(object)  # TurnResult (also when it carries an error)
     turn_failed = Signal(object)  # the exception, when send itself raised
-    transcript_loaded = Signal()
+    transcript_loaded = Signal()  # an opened chat's newest messages are shown
     sessions_loaded = Signal()
     memories_changed = Signal()  # an action here changed memories (archive, delete, undo)
 
@@ -81,7 +82,7 @@ class ChatView(QWidget):
         super().__init__(parent)
         self._core = core
         self.session_id: str | None = None
-        self.bubbles: list[MessageBubble] = []
+        self._loading: str | None = None  # the chat whose messages are being fetched
         self.dialog: QWidget | None = None
         self._turn = 0
         self._cancel: threading.Event | None = None
@@ -102,19 +103,9 @@ class ChatView(QWidget):
         self.retranslate()
 
     def _build(self) -> None:
-        self.transcript = QWidget()
-        self.transcript.setStyleSheet(STYLE)
-        self.transcript_layout = QVBoxLayout(self.transcript)
-        self.transcript_layout.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setWidget(self.transcript)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.verticalScrollBar().rangeChanged.connect(self._keep_at_bottom)
-        self.empty_label = QLabel()
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setStyleSheet("color:#6b7280; font-size:15px;")
-        self.transcript_layout.insertWidget(0, self.empty_label)
+        self.transcript = Transcript()
+        self.transcript.loaded.connect(self.transcript_loaded)
+        self.transcript.memories_clicked.connect(self.show_memories_used)
         self.notice = MemoryNotice()
         self.error_banner = ErrorBanner()
         self.info = QLabel()
@@ -139,7 +130,7 @@ class ChatView(QWidget):
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.notice)
-        column.addWidget(self.scroll, 1)
+        column.addWidget(self.transcript, 1)
         column.addWidget(self.error_banner)
         column.addWidget(self.info)
         column.addLayout(row)
@@ -158,14 +149,10 @@ class ChatView(QWidget):
         self.input.setPlaceholderText(
             tr("Message Mnemo… (Enter to send, Shift+Enter for a new line)")
         )
-        self.empty_label.setText(
-            tr("Ask anything. Mnemo remembers what matters and shows what it used.")
-        )
+        self.transcript.retranslate()
         self.sidebar.retranslate()
         self.notice.retranslate()
         self.error_banner.retranslate()
-        for bubble in self.bubbles:
-            bubble.retranslate()
 
     def warm_up(self) -> None:
         """Build, lay out and paint one message off screen, once, at start-up.
@@ -174,15 +161,16 @@ class ChatView(QWidget):
         and widget classes lazily, fonts (bold, monospace, Chinese) load on first use, the style
         sheet is first applied. Paid now, that is not a stall in the middle of the first reply.
         """
-        # a child of the transcript, so styled as the real ones; never shown
-        bubble = MessageBubble("assistant", WARM_UP_SAMPLE, self.transcript)
-        bubble.resize(400, 200)
-        bubble.grab()
-        bubble.deleteLater()
+        self.transcript.warm_up()
 
     @property
     def engine(self) -> Any:
         return self._core.engine
+
+    @property
+    def bubbles(self) -> list[MessageBubble]:
+        """The open chat's messages as built so far, oldest first (see `Transcript`)."""
+        return self.transcript.bubbles
 
     @property
     def busy(self) -> bool:
@@ -231,27 +219,37 @@ class ChatView(QWidget):
         self.sidebar.temporary.blockSignals(False)
 
     def open_session(self, session_id: str) -> None:
+        """Show a saved chat; `transcript_loaded` once its newest messages are on screen.
+
+        The rows are fetched whole (cheap); the bubbles are built a few at a time by the
+        transcript, newest first, and older ones as the user scrolls up.
+        """
         engine = self.engine
         if engine is None or self.busy:
             return
         self.session_id = session_id
+        self._loading = session_id
 
         def shown(messages: list[Any]) -> None:
-            if session_id != self.session_id:
+            if self._loading == session_id:
+                self._loading = None
+            if session_id != self.session_id:  # another chat was opened (or this one deleted)
                 return
             row = self.sidebar.model.row_of(session_id)
             self._show_kind(row >= 0 and self.sidebar.model.session(row).temporary)
-            self._clear_transcript()
-            for message in messages:
-                bubble = self._add_bubble(message.role, message.content)
-                bubble.message_id = message.id
-                if message.role == "assistant":
-                    bubble.set_injected(len(message.injected_ids))
-                    if message.status == "partial":
-                        bubble.set_note(tr("This reply was cut off."))
-            self.transcript_loaded.emit()
+            self.transcript.show_messages(messages)
 
-        self._core.run(lambda: engine.messages(session_id), shown)
+        def failed(exc: BaseException) -> None:
+            if self._loading == session_id:
+                self._loading = None
+            if not isinstance(exc, NotFoundError):
+                self._core.bridge.report(exc)
+            elif session_id == self.session_id:  # deleted meanwhile: nothing to show
+                self.session_id = None
+                self._clear_transcript()
+                self.reload_sessions()
+
+        self._core.run(lambda: engine.messages(session_id), shown, failed)
 
     def rename_session(self, session_id: str, title: str) -> None:
         engine = self.engine
@@ -282,32 +280,10 @@ class ChatView(QWidget):
     # -- transcript --------------------------------------------------------------------
 
     def _clear_transcript(self) -> None:
-        for bubble in self.bubbles:
-            bubble.deleteLater()
-        self.bubbles = []
-        self.empty_label.show()
+        self.transcript.clear()
 
     def _add_bubble(self, role: str, text: str) -> MessageBubble:
-        bubble = MessageBubble(role, text)
-        bubble.memories_clicked.connect(lambda b=bubble: self.show_memories_used(b))
-        row = QHBoxLayout()
-        if role == "user":
-            row.addStretch(1)
-            row.addWidget(bubble, 4)
-        else:
-            row.addWidget(bubble, 6)
-            row.addStretch(1)
-        holder = QWidget()
-        holder.setLayout(row)
-        row.setContentsMargins(0, 0, 0, 0)
-        bubble.destroyed.connect(holder.deleteLater)
-        self.transcript_layout.insertWidget(self.transcript_layout.count() - 1, holder)
-        self.bubbles.append(bubble)
-        self.empty_label.hide()
-        return bubble
-
-    def _keep_at_bottom(self, _low: int, high: int) -> None:
-        self.scroll.verticalScrollBar().setValue(high)
+        return self.transcript.append(role, text)
 
     # -- a turn ------------------------------------------------------------------------
 
@@ -321,6 +297,8 @@ class ChatView(QWidget):
         engine = self.engine
         if self.busy or not self._core.is_open:
             return False
+        if self._loading is not None and self._loading == self.session_id:
+            return False  # its messages are on their way: the new ones go after them
         if engine is None:
             self.info.setText(tr("Chat is not available: the chat engine is not installed."))
             self.info.show()
@@ -443,9 +421,7 @@ class ChatView(QWidget):
         self.turn_failed.emit(exc)
 
     def _drop_bubble(self, bubble: MessageBubble) -> None:
-        if bubble in self.bubbles:
-            self.bubbles.remove(bubble)
-            bubble.deleteLater()
+        self.transcript.remove(bubble)
 
     # -- memories ----------------------------------------------------------------------
 
