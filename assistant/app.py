@@ -74,9 +74,9 @@ def recall_options(settings: Settings) -> RecallOptions:
 def index_factory(*, in_child: bool) -> IndexFactory:
     """How the profile's vector index is opened: here, or served by a child process."""
     if in_child:
-        from assistant.memory.index_child import ChildIndex
+        from assistant.memory.index_child import open_child_index
 
-        return ChildIndex
+        return open_child_index
     return ChromaIndex
 
 

@@ -28,11 +28,14 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from assistant.errors import MnemoError, StorageError
+
+if TYPE_CHECKING:
+    from assistant.memory.index import VectorIndex
 
 log = logging.getLogger("mnemo.index")
 
@@ -59,6 +62,10 @@ def child_context() -> BaseContext:
             else:
                 _context = multiprocessing.get_context("spawn")
         return _context
+
+
+class IndexProcessError(StorageError):
+    """No child process could be started for the index (the platform or the memory refused)."""
 
 
 class ChildIndex:
@@ -170,9 +177,9 @@ class ChildIndex:
         )
         try:
             process.start()
-        except OSError as exc:
-            raise StorageError(
-                f"Cannot start the vector index process: {exc.strerror}",
+        except (OSError, EOFError, RuntimeError) as exc:  # no fork server, no memory, no pipes
+            raise IndexProcessError(
+                f"Cannot start the vector index process: {exc}",
                 "Free some memory and restart Mnemo.",
             ) from exc
         finally:
@@ -239,6 +246,21 @@ class ChildIndex:
         if isinstance(value, BaseException):
             raise value
         raise StorageError(f"The vector index failed: {value}", "Restart Mnemo; memories are safe in the database.")
+
+
+def open_child_index(path: Path, model_name: str, dimension: int) -> VectorIndex:
+    """The index in a child process, or in this one when no process can be started.
+
+    Only a child that cannot be started falls back: one that died while opening the index
+    may have crashed on a damaged file, which would take this process down with it.
+    """
+    try:
+        return ChildIndex(path, model_name, dimension)
+    except IndexProcessError:
+        log.warning("no process for the vector index; it runs in this one", exc_info=True)
+        from assistant.memory.index import ChromaIndex
+
+        return ChromaIndex(path, model_name, dimension)
 
 
 # -- the child ----------------------------------------------------------------------------------

@@ -165,3 +165,29 @@ def test_a_profile_opened_the_apps_way_keeps_its_index_in_a_child(
     finally:
         profile.close()
     assert last is not None and not alive(last) and not alive(pid)
+
+
+def test_without_a_child_process_the_index_runs_in_this_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import assistant.memory.index_child as index_child
+
+    class NoProcesses:
+        def Pipe(self) -> Any:  # noqa: N802 - multiprocessing's name
+            return index_child.multiprocessing.Pipe()
+
+        def Process(self, **_kwargs: Any) -> Any:  # noqa: N802
+            class Refused:
+                def start(self) -> None:
+                    raise OSError(12, "Cannot allocate memory")
+
+            return Refused()
+
+    monkeypatch.setattr(index_child, "child_context", NoProcesses)
+    index = index_child.open_child_index(tmp_path / "index", "test-model", DIM)
+    try:
+        assert isinstance(index, ChromaIndex)
+        index.upsert([1], vectors(1), "p1")
+        assert index.ids("p1") == {1}
+    finally:
+        index.close()
