@@ -146,14 +146,17 @@ class ChildIndex:
             self._conn = self._process = None
             if conn is None:
                 return
+            answered = False
             try:
                 conn.send(("close", ()))
-                conn.recv()
+                if conn.poll(CLOSE_TIMEOUT_S):  # else the child is stuck: stopped below
+                    conn.recv()
+                    answered = True
             except (EOFError, OSError):
                 log.warning("the index process had ended before it was closed")
             finally:
                 conn.close()
-            process.join(CLOSE_TIMEOUT_S)
+            process.join(CLOSE_TIMEOUT_S if answered else 0)
             if process.is_alive():
                 log.warning("the index process did not end; stopping it")
                 process.kill()

@@ -191,3 +191,17 @@ def test_without_a_child_process_the_index_runs_in_this_one(
         assert index.ids("p1") == {1}
     finally:
         index.close()
+
+
+def test_closing_a_stuck_child_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import assistant.memory.index_child as index_child
+
+    index = ChildIndex(tmp_path / "index", "test-model", DIM)
+    stuck = index.pid
+    assert stuck is not None
+    monkeypatch.setattr(index_child, "CLOSE_TIMEOUT_S", 0.5)
+    os.kill(stuck, signal.SIGSTOP)
+    index.close()
+    assert index.pid is None and not alive(stuck)
