@@ -1,11 +1,12 @@
 """GUI fixtures: the real window on the real core and the fake Ollama server, offscreen.
 
-Every test here fails when it leaves a worker task, a QThread, a running QTimer or a new
-thread behind, daemon or not (napari's conftest does the same for its Qt tests).
+Every test here fails when it leaves a worker task, a QThread, a running QTimer, a new
+thread (daemon or not) or a child process behind (napari's conftest does the same for its Qt tests).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 import threading
@@ -90,6 +91,8 @@ def no_leaks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         thread.join(5.0)
         if thread.is_alive():
             problems.append(f"thread {thread.name!r} is still running")
+    for child in multiprocessing.active_children():  # the index's (assistant/memory/index_child.py)
+        problems.append(f"child process {child.name!r} is still running")
     assert not problems, "; ".join(problems)
 
 
