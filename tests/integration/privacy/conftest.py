@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,8 +19,14 @@ def tiny() -> TinyEmbedder:
 
 
 @pytest.fixture
-def tiny_profile(data_dir: Path, settings: Settings, tiny: TinyEmbedder, clock: ManualClock) -> Iterator[Profile]:
-    opened = Profile(data_dir, "default", settings, embedder=tiny, clock=clock, warn=lambda _text: None)
+def open_tiny(data_dir: Path, settings: Settings, tiny: TinyEmbedder, clock: ManualClock) -> Callable[[], Profile]:
+    """Opens the test's profile (again, after a close or a simulated crash)."""
+    return lambda: Profile(data_dir, "default", settings, embedder=tiny, clock=clock, warn=lambda _text: None)
+
+
+@pytest.fixture
+def tiny_profile(open_tiny: Callable[[], Profile]) -> Iterator[Profile]:
+    opened = open_tiny()
     try:
         yield opened
     finally:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from assistant.clock import ManualClock
 from assistant.memory.db import Database
 from assistant.memory.service import MemoryService
 from assistant.memory.store import MemoryStore
+
+if TYPE_CHECKING:
+    from assistant.app import Profile
 
 DIM = 32
 
@@ -92,3 +96,10 @@ def tiny_service(now: datetime) -> Iterator[MemoryService]:
         finally:
             service.close()
             db.close()
+
+
+def crash(profile: Profile) -> None:
+    """Drop the profile without close(): only what is on disk remains (as after SIGKILL)."""
+    profile.service.release_index()
+    profile.db._conn.close()
+    profile._lock.release()

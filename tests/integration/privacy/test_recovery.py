@@ -6,32 +6,19 @@ app's own start-up runs the repair, and that a clean close leaves nothing for it
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import numpy as np
 
 from assistant.app import Profile
-from assistant.clock import ManualClock
-from assistant.config import Settings
 from assistant.memory.recovery import recover_after_crash
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category
-from tests.integration.privacy.helpers import TinyEmbedder
-
-
-def _crash(profile: Profile) -> None:
-    """Drop the profile without close(): only what is on disk remains (as after SIGKILL)."""
-    profile.service.release_index()
-    profile.db._conn.close()
-    profile._lock.release()
+from tests.integration.privacy.helpers import TinyEmbedder, crash
 
 
 def test_start_up_after_a_crash_reembeds_edits_and_drops_unreferenced_vault_items(
-    data_dir: Path,
-    tiny_profile: Profile,
-    settings: Settings,
-    tiny: TinyEmbedder,
-    clock: ManualClock,
+    tiny_profile: Profile, open_tiny: Callable[[], Profile], tiny: TinyEmbedder
 ) -> None:
     profile = tiny_profile
     kept = profile.service.add(NewMemory("I keep bees in the garden", Category.FACT))
@@ -44,11 +31,9 @@ def test_start_up_after_a_crash_reembeds_edits_and_drops_unreferenced_vault_item
     # stored without the memory that was to refer to it
     profile.store.edit(edited.id, profile.service.now(), content="I collect old stamps")
     profile.vault.put("phone", "+351 912222222", "+351 91*****22", 1.0)
-    _crash(profile)
+    crash(profile)
 
-    reopened = Profile(
-        data_dir, "default", settings, embedder=tiny, clock=clock, warn=lambda _t: None
-    )
+    reopened = open_tiny()
     try:
         vectors = reopened.service.index.vectors([kept.id, edited.id])
         assert np.allclose(vectors[edited.id], tiny.embed_one("I collect old stamps"), atol=1e-6)
@@ -60,19 +45,13 @@ def test_start_up_after_a_crash_reembeds_edits_and_drops_unreferenced_vault_item
 
 
 def test_a_clean_close_leaves_nothing_to_repair(
-    data_dir: Path,
-    tiny_profile: Profile,
-    settings: Settings,
-    tiny: TinyEmbedder,
-    clock: ManualClock,
+    tiny_profile: Profile, open_tiny: Callable[[], Profile]
 ) -> None:
     profile = tiny_profile
     memory = profile.service.add(NewMemory("I keep bees in the garden", Category.FACT))
     profile.service.edit(memory.id, content="I keep bees on the roof")
     profile.close()
-    reopened = Profile(
-        data_dir, "default", settings, embedder=tiny, clock=clock, warn=lambda _t: None
-    )
+    reopened = open_tiny()
     try:
         assert recover_after_crash(reopened.service, reopened.vault).as_dict() == {
             "indexed": 0,

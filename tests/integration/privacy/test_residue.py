@@ -6,15 +6,14 @@ UTF-16), and a deleted memory's vector leaves the index folder once the schedule
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from assistant.app import Profile
 from assistant.chat.history import ConversationStore
-from assistant.clock import ManualClock
-from assistant.config import Settings
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category
-from tests.integration.privacy.helpers import TinyEmbedder, residue, vector_residue
+from tests.integration.privacy.helpers import TinyEmbedder, crash, residue, vector_residue
 
 MEMORY_CANARY = "Zebulon-Quartzfeld-7731"
 EDITED_CANARY = "Oldwording-Vexmarrow-5520"
@@ -99,24 +98,15 @@ def _segment_files(profile: Profile) -> dict[str, bytes]:
 
 
 def test_a_scrub_interrupted_by_a_crash_runs_at_the_next_start(
-    data_dir: Path,
-    tiny_profile: Profile,
-    settings: Settings,
-    tiny: TinyEmbedder,
-    clock: ManualClock,
+    data_dir: Path, tiny_profile: Profile, open_tiny: Callable[[], Profile]
 ) -> None:
     profile = tiny_profile
     ids, _session = _plant(profile)
     vectors = list(profile.service.index.vectors(ids).values())
     profile.service.delete(ids[0], profile.vault.delete)
     assert profile.pending_scrub
-    # simulate a crash: drop the objects without close(), keep only what is on disk
-    profile.service.release_index()
-    profile.db._conn.close()
-    profile._lock.release()
-    reopened = Profile(
-        data_dir, "default", settings, embedder=tiny, clock=clock, warn=lambda _t: None
-    )
+    crash(profile)
+    reopened = open_tiny()
     try:
         assert not reopened.pending_scrub
         assert vector_residue(data_dir, vectors[:1]) == []
