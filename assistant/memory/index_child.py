@@ -89,8 +89,7 @@ class ChildIndex:
     def upsert(self, ids: Sequence[int], vectors: np.ndarray, profile_id: str) -> None:
         if not len(ids):
             return
-        if vectors.shape != (len(ids), self.dimension):
-            raise ValueError(f"vectors shape {vectors.shape} != ({len(ids)}, {self.dimension})")
+        # ChromaIndex checks the shape in the child; its ValueError comes back as it is
         self._call("upsert", list(ids), np.asarray(vectors, dtype=np.float32), profile_id)
 
     def delete(self, ids: Iterable[int]) -> None:
