@@ -56,10 +56,30 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def profile(data_dir: Path, settings: Settings, embedder: SentenceTransformerEmbedder, clock: ManualClock) -> Iterator[Profile]:
+def index_in_child() -> bool:
+    """Whether `profile` serves its index from a child process (the GUI tests: as the app does)."""
+    return False
+
+
+@pytest.fixture
+def profile(
+    data_dir: Path,
+    settings: Settings,
+    embedder: SentenceTransformerEmbedder,
+    clock: ManualClock,
+    index_in_child: bool,
+) -> Iterator[Profile]:
     from assistant.app import Profile
 
-    opened = Profile(data_dir, "default", settings, embedder=embedder, clock=clock, warn=lambda _text: None)
+    opened = Profile(
+        data_dir,
+        "default",
+        settings,
+        embedder=embedder,
+        clock=clock,
+        warn=lambda _text: None,
+        index_in_child=index_in_child,
+    )
     try:
         yield opened
     finally:

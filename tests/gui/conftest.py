@@ -109,25 +109,9 @@ def settings(fake_ollama: FakeOllama) -> Settings:  # noqa: F811
 
 
 @pytest.fixture
-def profile(
-    data_dir: Path, settings: Settings, embedder: Any, clock: Any
-) -> Iterator[Any]:
+def index_in_child() -> bool:
     """The profile as the app opens it: its vector index served by a child process."""
-    from assistant.app import Profile
-
-    opened = Profile(
-        data_dir,
-        "default",
-        settings,
-        embedder=embedder,
-        clock=clock,
-        warn=lambda _text: None,
-        index_in_child=True,
-    )
-    try:
-        yield opened
-    finally:
-        opened.close()
+    return True
 
 
 @pytest.fixture
