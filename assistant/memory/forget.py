@@ -35,7 +35,7 @@ import numpy as np
 from assistant.errors import StorageError
 from assistant.memory.db import Database
 from assistant.memory.index import ChromaIndex
-from assistant.memory.service import MemoryService
+from assistant.memory.service import MemoryService, indexed_model
 
 log = logging.getLogger("mnemo.forget")
 
@@ -103,19 +103,6 @@ def finish_interrupted(profile_folder: Path) -> int:
 def scrub_pending(db: Database) -> bool:
     """A deletion's vectors may still be in the index folder (recorded in SQLite)."""
     return bool(db.scalar("SELECT value FROM meta WHERE key = ?", (PENDING_KEY,)) == "1")
-
-
-def indexed_model(db: Database) -> tuple[str, int] | None:
-    """The model and dimension the index was last opened with (MemoryService records them)."""
-    rows = {
-        str(r[0]): str(r[1])
-        for r in db.query(
-            "SELECT key, value FROM meta WHERE key IN ('index_model', 'index_dimension')"
-        )
-    }
-    if "index_model" not in rows or "index_dimension" not in rows:
-        return None
-    return rows["index_model"], int(rows["index_dimension"])
 
 
 class IndexScrubber:

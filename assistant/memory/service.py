@@ -35,6 +35,19 @@ class ReconcileReport:
         return {"indexed": self.indexed, "removed": self.removed, "stale_collections": self.stale_collections}
 
 
+def indexed_model(db: Database) -> tuple[str, int] | None:
+    """The model and dimension the index was last opened with (`MemoryService._open_index` records them)."""
+    rows = {
+        str(r[0]): str(r[1])
+        for r in db.query(
+            "SELECT key, value FROM meta WHERE key IN ('index_model', 'index_dimension')"
+        )
+    }
+    if "index_model" not in rows or "index_dimension" not in rows:
+        return None
+    return rows["index_model"], int(rows["index_dimension"])
+
+
 class MemoryService:
     """The memory core's write and maintenance surface over store + index + embedder."""
 
@@ -102,10 +115,10 @@ class MemoryService:
             return self._index
         if getattr(self.embedder, "is_loaded", True):
             return self.index
-        rows: dict[str, str] = {r[0]: r[1] for r in self.db.query("SELECT key, value FROM meta WHERE key IN ('index_model', 'index_dimension')")}
-        if "index_model" not in rows:
+        identity = indexed_model(self.db)
+        if identity is None:
             return None  # nothing was ever indexed
-        self._index = self.index_factory(self.index_dir, rows["index_model"], int(rows["index_dimension"]))
+        self._index = self.index_factory(self.index_dir, *identity)
         return self._index
 
     def now(self) -> float:
