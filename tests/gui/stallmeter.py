@@ -10,12 +10,14 @@ running then are kept) or the process got no CPU at all (other processes on the 
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 import time
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
+from types import FrameType
 
 from PySide6.QtCore import QTimer
 
@@ -152,7 +154,7 @@ class StallMeter:
                 share = (time.process_time() - cpu) / (woke - asked)
                 others = [
                     where
-                    for ident, frame in sys._current_frames().items()
+                    for ident, frame in _current_frames().items()
                     if ident not in (me, self._gui_ident) and not _idle(frame)
                     for where in [_innermost(frame)]
                 ]
@@ -160,9 +162,28 @@ class StallMeter:
                     self._holdups.append((woke, Holdup(late, share, others)))
             if woke - self._last < OVERDUE_S:
                 continue
-            frame = sys._current_frames().get(self._gui_ident)
+            frame = _current_frames().get(self._gui_ident)
             with self._lock:
                 self._samples.append((woke, _innermost(frame) if frame is not None else "?"))
+
+
+def _current_frames() -> dict[int, FrameType]:
+    """`sys._current_frames()` with the garbage collector off while it runs.
+
+    CPython 3.11 before 3.11.9 builds the frame objects while holding the runtime's lock on
+    the thread list. When one of those allocations starts a collection that frees a
+    `threading.local`, freeing it takes that lock again: the process stops for good, every
+    thread waiting for the GIL the sampler holds (python/cpython#106883). CI stopped that way in
+    the long-chat test: no output for 85 minutes, not even from pytest-timeout's alarm, whose
+    handler is Python code. tests/gui/test_stallmeter.py makes it happen without this guard.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return sys._current_frames()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _idle(frame: object) -> bool:
