@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 from collections.abc import Iterator
 from datetime import datetime
@@ -25,6 +26,29 @@ if TYPE_CHECKING:
     from assistant.app import Profile
 
 START = datetime.fromisoformat("2026-03-02T20:00:00+08:00")
+
+HANG_S = 420.0
+"""A test still running after this long is stuck where pytest-timeout (300 s, pyproject.toml)
+cannot end it: in native code, waiting for a GIL another thread never gives back, or with its
+timeout raised inside a Qt slot, where PySide reports and swallows it. faulthandler's watchdog
+thread needs no GIL: it prints every thread's Python stack to the terminal and ends the run, so
+CI fails within minutes and shows where, instead of hanging until its own limit."""
+
+_TERMINAL_STDERR = pytest.StashKey[int]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # fd 2 is the terminal's now; during a test pytest points it at a capture file
+    config.stash[_TERMINAL_STDERR] = os.dup(2)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    faulthandler.dump_traceback_later(HANG_S, exit=True, file=item.config.stash[_TERMINAL_STDERR])
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="session")
