@@ -32,7 +32,8 @@ HANG_S = 420.0
 cannot end it: in native code, waiting for a GIL another thread never gives back, or with its
 timeout raised inside a Qt slot, where PySide reports and swallows it. faulthandler's watchdog
 thread needs no GIL: it prints every thread's Python stack to the terminal and ends the run, so
-CI fails within minutes and shows where, instead of hanging until its own limit."""
+CI fails within minutes and shows where, instead of hanging until its own limit. (Running with
+`-o faulthandler_timeout=N` replaces it by pytest's own, which prints but does not end the run.)"""
 
 _TERMINAL_STDERR = pytest.StashKey[int]()
 
@@ -40,6 +41,10 @@ _TERMINAL_STDERR = pytest.StashKey[int]()
 def pytest_configure(config: pytest.Config) -> None:
     # fd 2 is the terminal's now; during a test pytest points it at a capture file
     config.stash[_TERMINAL_STDERR] = os.dup(2)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    os.close(config.stash[_TERMINAL_STDERR])
 
 
 @pytest.hookimpl(hookwrapper=True)
