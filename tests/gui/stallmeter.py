@@ -150,21 +150,24 @@ class StallMeter:
                 return
             woke = time.perf_counter()
             late = woke - asked - SAMPLE_S
+            overdue = woke - self._last >= OVERDUE_S
+            if late <= LATE_S and not overdue:
+                continue
+            frames = _current_frames()  # one snapshot serves both records
             if late > LATE_S:
                 share = (time.process_time() - cpu) / (woke - asked)
                 others = [
                     where
-                    for ident, frame in _current_frames().items()
+                    for ident, frame in frames.items()
                     if ident not in (me, self._gui_ident) and not _idle(frame)
                     for where in [_innermost(frame)]
                 ]
                 with self._lock:
                     self._holdups.append((woke, Holdup(late, share, others)))
-            if woke - self._last < OVERDUE_S:
-                continue
-            frame = _current_frames().get(self._gui_ident)
-            with self._lock:
-                self._samples.append((woke, _innermost(frame) if frame is not None else "?"))
+            if overdue:
+                gui = frames.get(self._gui_ident)
+                with self._lock:
+                    self._samples.append((woke, _innermost(gui) if gui is not None else "?"))
 
 
 def _current_frames() -> dict[int, FrameType]:
