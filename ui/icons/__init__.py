@@ -1,0 +1,1 @@
+"""The app icon (SVG), shipped as package data so an installed wheel finds it."""
