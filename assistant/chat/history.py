@@ -96,7 +96,8 @@ class ConversationStore:
             raise NotFoundError(f"No chat session {session_id!r} in this profile.")
 
     def delete(self, session_id: str) -> list[int]:
-        """Delete a session, its messages and their FTS rows; returns the vault ids they held."""
+        """Delete a session, its messages and their FTS rows; returns the vault ids they held that
+        nothing else refers to any more."""
         with self._lock:
             if self._temp.pop(session_id, None) is not None:
                 return []
@@ -105,12 +106,27 @@ class ConversationStore:
             "SELECT id, content FROM messages WHERE session_id = ? AND profile_id = ?",
             (session_id, self.profile_id),
         )
-        vault_ids = [int(m) for r in rows for m in VAULT_REF_RE.findall(r["content"])]
+        vault_ids = {int(m) for r in rows for m in VAULT_REF_RE.findall(r["content"])}
         with self.db.atomic():
             self.db.executemany("DELETE FROM messages_fts WHERE rowid = ?", [(r["id"],) for r in rows])
             self.db.execute("DELETE FROM messages WHERE session_id = ? AND profile_id = ?", (session_id, self.profile_id))
             self.db.execute("DELETE FROM sessions WHERE id = ? AND profile_id = ?", (session_id, self.profile_id))
-        return vault_ids
+        return sorted(vault_ids - self._vault_ids_in_use(vault_ids))
+
+    def _vault_ids_in_use(self, vault_ids: set[int]) -> set[int]:
+        """Those of `vault_ids` another chat's message, a chat summary or a memory still refers to
+        (the vault keeps one item per value, so a value said in two chats is one item)."""
+        if not vault_ids:
+            return set()
+        marks = ",".join("?" * len(vault_ids))
+        rows = self.db.query(
+            "SELECT content FROM messages WHERE profile_id = ? AND content LIKE '%[vault #%'"
+            " UNION ALL SELECT summary FROM sessions WHERE profile_id = ? AND summary LIKE '%[vault #%'"
+            " UNION ALL SELECT '[vault #' || CAST(j.value AS INTEGER) || ']' FROM memories AS m, json_each(m.vault_ids) AS j"
+            f" WHERE m.profile_id = ? AND m.vault_ids != '[]' AND CAST(j.value AS INTEGER) IN ({marks})",
+            (self.profile_id, self.profile_id, self.profile_id, *sorted(vault_ids)),
+        )
+        return {int(m) for r in rows for m in VAULT_REF_RE.findall(r[0] or "")} & vault_ids
 
     # -- messages -----------------------------------------------------------------------
 

@@ -16,7 +16,10 @@ Replay rules (docs: eval-format.md), per scenario, in a fresh temporary data dir
   counts as a found memory);
 - after the last event, every file under the data directory (including the vector index) is
   scanned for each ``sensitive`` string in UTF-8, and for strings with digits also with
-  separators removed on both sides.
+  separators removed on both sides;
+- the precision audit lists every memory the scenario left in the store (any status) and
+  counts those that are garbage: a template around a value that fails the rules' value
+  validator, or filler only (`extract/validate.py`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.evaluation.scenarios import Message, Probe, Scenario
 from assistant.memory.embedder import Embedder
+from assistant.memory.extract.validate import garbage_problem
 from assistant.memory.inject import block_language, render_block
 from assistant.memory.sensitive import redact_masked
 from assistant.memory.types import Turn
@@ -65,6 +69,18 @@ class ProbeResult:
 
 
 @dataclass
+class StoredMemory:
+    """One memory a scenario left in the store, for the precision audit."""
+
+    content: str
+    kind: str
+    status: str
+    slot: str | None
+    topic: str | None
+    garbage: str | None  # why it is garbage, or None
+
+
+@dataclass
 class ScenarioResult:
     id: str
     lang: str
@@ -72,6 +88,8 @@ class ScenarioResult:
     probes: list[ProbeResult]
     sensitive_leaks: list[str]
     maintenance_runs: int = 0
+    stored: list[StoredMemory] = field(default_factory=list)
+    user_messages: int = 0
 
     @property
     def passed(self) -> bool:
@@ -221,10 +239,15 @@ class ScenarioRunner:
                         self.llm_extract(profile, history, event.at)
                     probes.append(self._probe(profile, event))
             leaks = scan_sensitive(base, scenario.sensitive)
+            stored = [
+                StoredMemory(m.content, m.kind.value, m.status.value, m.slot, m.topic, garbage_problem(m.content))
+                for m in profile.service.store.list(status=None, limit=1_000_000, order="id ASC")
+            ]
         finally:
             profile.close()
         leaks = sorted(set(leaks) | set(scan_sensitive(base, scenario.sensitive)), key=scenario.sensitive.index)
-        return ScenarioResult(scenario.id, scenario.lang, scenario.line, probes, leaks, runs)
+        users = sum(1 for e in scenario.events if isinstance(e, Message) and e.role == "user")
+        return ScenarioResult(scenario.id, scenario.lang, scenario.line, probes, leaks, runs, stored, users)
 
     def _message(self, profile: Profile, history: ConversationStore, event: Message, sid: str, previous: dict[str, Turn]) -> None:
         if event.role == "assistant":
@@ -260,6 +283,8 @@ def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
     def pct(q: float) -> float:
         return round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2) if latencies else 0.0
 
+    stored = [m for r in results for m in r.stored]
+    messages = sum(r.user_messages for r in results)
     by_category: dict[str, dict[str, int]] = {}
     for r in results:
         bucket = by_category.setdefault(r.category, {"scenarios": 0, "failed": 0, "probes": 0, "probes_failed": 0})
@@ -277,11 +302,19 @@ def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
         "sensitive_leaks": sum(len(r.sensitive_leaks) for r in results),
         "recall_ms_p50": round(statistics.median(latencies), 2) if latencies else 0.0,
         "recall_ms_p95": pct(0.95),
+        "stored_per_message": round(len(stored) / messages, 3) if messages else 0.0,
+        "garbage_rate": round(sum(m.garbage is not None for m in stored) / len(stored), 4) if stored else 0.0,
         "by_category": by_category,
         "scenario_results": [
             {
                 "id": r.id, "line": r.line, "lang": r.lang, "passed": r.passed,
                 "sensitive_leaks": r.sensitive_leaks, "maintenance_runs": r.maintenance_runs,
+                "stored_per_message": round(len(r.stored) / r.user_messages, 3) if r.user_messages else 0.0,
+                "garbage": sum(m.garbage is not None for m in r.stored),
+                "stored": [
+                    {"content": m.content, "kind": m.kind, "status": m.status, "slot": m.slot, "topic": m.topic, "garbage": m.garbage}
+                    for m in r.stored
+                ],
                 "probes": [
                     {"query": p.query, "at": p.at, "passed": p.passed, "injected": p.injected,
                      "missing": p.missing, "leaked": p.leaked, "over_limit": p.over_limit,

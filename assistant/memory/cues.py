@@ -48,7 +48,9 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.health", "user.allergy", "user.diet"),
         _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain"),
         ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼")),
-    Cue(("user.habit", "user.has"), _en("car rent drive driving commute bus bike transport"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交")),
+    Cue(("user.habit", "user.has", "user.vehicle"), _en("car rent drive driving commute bus bike transport parking road"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾")),
+    Cue(("user.school",), _en("school study studying exam exams class classes course semester thesis university college homework"),
+        ("学校", "学习", "考试", "课", "论文", "大学", "作业", "学期", "复习")),
     Cue(("user.likes", "user.favorite"),
         _en("recommend recommendation suggest suggestion ideas idea hobby hobbies weekend fun movie book music watch read listen play vacation holiday travel podcast audiobook recs treat"),
         ("推荐", "建议", "有什么好", "爱好", "周末", "好玩", "电影", "书", "音乐", "看点什么", "旅游", "假期", "度假", "放松", "听")),
@@ -84,6 +86,19 @@ def asks_for_preferences(query: str) -> bool:
     return _PREFERENCE_ASK.search(query) is not None
 
 
+def _under(key: str | None, slots: set[str]) -> bool:
+    return bool(key) and any(key == s or key.startswith(s + ".") for s in slots)  # type: ignore[union-attr]
+
+
 def matches(memory: Memory, slots: set[str]) -> bool:
-    slot = memory.slot
-    return bool(slot) and any(slot == s or slot.startswith(s + ".") for s in slots)  # type: ignore[union-attr]
+    """Whether a memory's slot, or its topic (an episode's), is one the question points at."""
+    return _under(memory.slot, slots) or _under(memory.topic, slots) or bool(
+        memory.topic and any(s.startswith(memory.topic + ".") for s in slots)
+    )
+
+
+def cue_topics(slots: set[str]) -> list[str]:
+    """The topics (topics.py) that cue slots point at: `user.job.language` → `user.job`."""
+    from assistant.memory.topics import TOPICS
+
+    return sorted(t.slot for t in TOPICS if _under(t.slot, slots) or any(s.startswith(t.slot + ".") for s in slots))

@@ -22,12 +22,12 @@ import numpy as np
 from assistant.clock import to_ts
 from assistant.config import RecallWeights
 from assistant.memory.context import session_neighbours, spread
-from assistant.memory.cues import asks_about_plans, asks_for_preferences, cue_slots
+from assistant.memory.cues import asks_about_plans, asks_for_preferences, cue_slots, cue_topics
 from assistant.memory.cues import matches as cue_matches
 from assistant.memory.embedder import Embedder
 from assistant.memory.service import MemoryService
 from assistant.memory.text import identifiers, idf, match_expression, normalize, tokens
-from assistant.memory.types import Hit, Memory, Status
+from assistant.memory.types import Hit, Kind, Memory, Status
 
 log = logging.getLogger("mnemo.recall")
 
@@ -89,6 +89,10 @@ class RecallOptions:
     # names matches it (LoCoMo dev turn recall@10 0.678 at the gate's weight 0.25, 0.715 at 0).
     order_entity: float = 0.05
     cue_weight: float = 0.45  # a topic cue alone clears the threshold: "can I eat satay?" → allergies
+    # A fact distilled from what the user said orders above an episode that is about as close:
+    # "用户对海鲜过敏" before "上次吃了虾进了急诊" (similarity is rescaled over the candidates, so
+    # among a few close ones the least close scores 0 however close it is).
+    order_semantic: float = 0.3
 
 
 @dataclass
@@ -213,7 +217,7 @@ class Recaller:
             slots = cue_slots(text)
             wants_preferences = asks_for_preferences(text)
             if slots:
-                for memory in store.active_by_slot_prefixes(sorted(slots)):
+                for memory in store.active_by_slot_prefixes(sorted(slots)) + store.active_by_topics(cue_topics(slots)):
                     if memory.id not in live and (memory.expires_at is None or memory.expires_at > now_ts):
                         live[memory.id] = memory
                         feat(memory.id)
@@ -244,6 +248,8 @@ class Recaller:
             for i in live if relevance[i] >= threshold
         ]
         hits.sort(key=lambda h: (-h.score, h.memory.id))
+        # An episode and the fact distilled from it say one thing: inject the fact only.
+        covered = {h.memory.derived_from for h in hits[: 3 * k] if h.memory.derived_from is not None}
         chosen: list[Hit] = []
         seen_slots: set[str] = set()
         seen_text: set[str] = set()
@@ -252,7 +258,7 @@ class Recaller:
                 break
             memory = hit.memory
             key = normalize(memory.content)
-            if (memory.slot and memory.slot in seen_slots) or key in seen_text:
+            if (memory.slot and memory.slot in seen_slots) or key in seen_text or memory.id in covered:
                 continue
             if memory.slot:
                 seen_slots.add(memory.slot)
@@ -297,6 +303,7 @@ class Recaller:
                 + opts.order_entity * f.entity + opts.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
                 + w.importance * (memory.importance - 1) / 4 + w.recency * recency + w.access * access
                 + w.pinned * float(memory.pinned)
+                + opts.order_semantic * float(memory.kind is Kind.SEMANTIC)
             )
         if context_ids:
             near = session_neighbours(self.service.db, self.service.profile_id, context_ids, len(opts.neighbours))

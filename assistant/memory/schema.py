@@ -130,4 +130,14 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS memories_session ON memories(profile_id, session_id, event_at)
         WHERE session_id IS NOT NULL;
     """,
+    # 4: the write path keeps every clause as an episodic memory. `topic` is the slot family a
+    # memory is about (user.city, user.job …: the read path's topic cues find episodes by it,
+    # and a new statement supersedes the old ones of a one-value topic); `derived_from` points
+    # a semantic fact at the episode it was distilled from (the read path injects one of the two).
+    """
+    ALTER TABLE memories ADD COLUMN topic TEXT;
+    ALTER TABLE memories ADD COLUMN derived_from INTEGER REFERENCES memories(id) ON DELETE SET NULL;
+    CREATE INDEX IF NOT EXISTS memories_topic ON memories(profile_id, topic) WHERE topic IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS memories_derived_from ON memories(derived_from) WHERE derived_from IS NOT NULL;
+    """,
 ]

@@ -1,4 +1,5 @@
-"""Find, mask and redact sensitive spans (phones, ID numbers, cards, e-mail, addresses, passwords).
+"""Find, mask and redact sensitive spans: phones, ID numbers, cards, e-mail, addresses, and any
+value a key word names ("passport number is X1234567", "密码：s3cr3t!").
 
 Pure functions over text, Chinese and English. Every pattern is linear-time: runs are anchored
 by look-behinds so a scan never restarts inside a run, and repetitions are bounded.
@@ -10,7 +11,25 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-KINDS = ("phone", "id_number", "bank_card", "email", "address", "password")
+KIND_LABELS: dict[str, tuple[str, str]] = {
+    "phone": ("phone number", "手机号"),
+    "id_number": ("ID number", "身份证号"),
+    "bank_card": ("bank card", "银行卡号"),
+    "email": ("e-mail", "邮箱"),
+    "address": ("address", "住址"),
+    "password": ("password", "密码"),
+    "passport": ("passport number", "护照号"),
+    "ssn": ("social security number", "社会安全号"),
+    "driver_license": ("driver's license number", "驾照号"),
+    "iban": ("IBAN", "IBAN 账号"),
+    "account": ("account number", "账号"),
+    "pin": ("PIN", "PIN 码"),
+    "license_plate": ("license plate", "车牌号"),
+    "policy_number": ("policy number", "保单号"),
+    "tax_id": ("tax ID", "税号"),
+}
+"""What each kind is called, in English and in Chinese (shown instead of the kind's id)."""
+KINDS = tuple(KIND_LABELS)
 
 
 @dataclass(frozen=True)
@@ -114,20 +133,6 @@ _POSTCODE = re.compile(
 )
 
 
-_PW_VALUE_STOP = frozenset(
-    "wrong incorrect correct right the a an not too same strong weak reset expired required "
-    "changed forgotten lost saved stored secret safe long short hard easy simple".split()
-)
-_EN_PASSWORD = re.compile(
-    r"(?i:\b(?:wi-?fi\s+)?(?:password|passcode|passwd|passphrase|pwd)\b\s*(?:is|was|=|:)\s*)"
-    r"([^\s\"'“”]{1,64})"
-)
-_EN_PIN = re.compile(r"(?i:\bpin(?:\s+(?:code|number))?\s*(?:is|was|=|:)\s*)(\d{4,8})(?!\d)")
-_ZH_PASSWORD = re.compile(
-    r"(?:密码|口令|(?i:pin)码?)\s*(?:是|为|:|：|=)\s*([A-Za-z0-9!@#$%^&*._+=~?-]{1,64})"
-)
-
-
 def _latin(ch: str) -> bool:
     return ch.isalpha() and ch < "\u0250"
 
@@ -210,6 +215,44 @@ def id_number_ok(number: str) -> bool:
     return _ID_CHECK[total % 11] == number[17].upper()
 
 
+def ssn_ok(number: str) -> bool:
+    """Return True for a US social security number that could be issued (not 000/666/9xx-00-0000)."""
+    digits = number.replace("-", "").replace(" ", "")
+    if len(digits) != 9 or not digits.isdigit():
+        return False
+    return digits[:3] not in ("000", "666") and digits[0] != "9" and digits[3:5] != "00" and digits[5:] != "0000"
+
+
+def iban_ok(number: str) -> bool:
+    """Return True for an IBAN (ISO 13616) whose mod-97 check holds, grouped or not."""
+    compact = number.replace(" ", "").upper()
+    if not (15 <= len(compact) <= 34 and compact.isascii() and compact.isalnum()):
+        return False
+    if not (compact[:2].isalpha() and compact[2:4].isdigit()):
+        return False
+    return int("".join(str(int(ch, 36)) for ch in compact[4:] + compact[:4])) % 97 == 1
+
+
+_SSN = re.compile(r"\d(?<![0-9A-Za-z-]\d)\d{2}-\d{2}-\d{4}(?![0-9-])")
+_IBAN = re.compile(r"[A-Z](?<![0-9A-Za-z][A-Z])[A-Z]\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![0-9A-Za-z])")
+
+
+# Written the way banks print one ("NL27 INGB 0008 8213 47"): an IBAN even when its check
+# digits are mistyped, and nothing else is shaped so.
+_IBAN_GROUPED = re.compile(r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){3,7}(?: [A-Z0-9]{1,3})?")
+
+
+def _shape_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    """SSNs and IBANs: shapes that checks tell apart from other numbers without a key word."""
+    if "-" in text:
+        for m in _SSN.finditer(text):
+            if ssn_ok(m.group(0)) and not _named_as_id(text, m.start()):
+                yield 1, _span("ssn", text, m.start(), m.end())
+    for m in _IBAN.finditer(text):
+        if iban_ok(m.group(0)) or (_IBAN_GROUPED.fullmatch(m.group(0)) and not _named_as_id(text, m.start())):
+            yield 0, _span("iban", text, m.start(), m.end())
+
+
 _ID_CONTEXT = re.compile(
     r"(?i:order|ticket|tracking|booking|reference|invoice|case|parcel|package|shipment"
     r"|订单|单号|工单|快递|运单|物流|编号|发票)"
@@ -218,14 +261,16 @@ _ID_CONTEXT = re.compile(
 
 def mask(kind: str, value: str) -> str:
     """Return a display-safe stub of a sensitive value (e.g. ``138****5678``)."""
+    digits = _digits(value)
     if kind == "phone":
-        digits = _digits(value)
         digits = digits[-11:] if len(digits) > 11 else digits
         return digits[:3] + "****" + digits[-4:]
-    if kind == "id_number":
+    if kind == "id_number" and len(value) == 18:
         return value[:4] + "*" * 10 + value[-4:].upper()
-    if kind == "bank_card":
-        return "**** **** **** " + _digits(value)[-4:]
+    if kind == "bank_card" and len(digits) >= 12:
+        return "**** **** **** " + digits[-4:]
+    if kind == "ssn" and ssn_ok(value):
+        return "***-**-" + digits[-4:]
     if kind == "email":
         local, _, domain = value.partition("@")
         return (local[:1] or "*") + "***@" + domain
@@ -237,7 +282,18 @@ def mask(kind: str, value: str) -> str:
         if len(city) == 2 and not any(ch.isdigit() for ch in city[1]):
             return "***," + city[1]
         return "***"
+    if kind == "pin":
+        return "****"
+    if kind in KIND_LABELS and kind != "password":
+        return _tail(value)
     return "***"
+
+
+def _tail(value: str) -> str:
+    """``*****567``: the last few characters (at most four, at most half), never the whole value."""
+    compact = "".join(ch for ch in value if ch.isalnum())
+    keep = min(4 if len(compact) >= 10 else 3 if len(compact) >= 7 else 2, len(compact) // 2)
+    return "*" * min(max(len(compact) - keep, 3), 8) + (compact[-keep:] if keep else "")
 
 
 def _span(kind: str, text: str, start: int, end: int) -> SensitiveSpan:
@@ -310,17 +366,174 @@ def _named_as_id(text: str, start: int) -> bool:
     return _ID_CONTEXT.search(text, max(0, start - 16), start) is not None
 
 
-def _password_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
-    lowered = text.lower()
-    if not any(word in lowered for word in ("pass", "pwd", "pin", "密码", "口令")):
-        return
-    for rx in (_EN_PASSWORD, _EN_PIN, _ZH_PASSWORD):
-        for m in rx.finditer(text):
-            start, end = m.span(1)
-            while end > start and text[end - 1] in ".,;!?。，；！？)）":
-                end -= 1
-            if end > start and text[start:end].lower() not in _PW_VALUE_STOP:
-                yield 4, _span("password", text, start, end)
+# -- values named by a key word -------------------------------------------------------------
+# "passport number is X1234567": the key word says what the value is, whatever its shape. One
+# scan finds the key words; the glue and the value are then matched where the key ends, with
+# bounded patterns, and a key inside a value already taken is skipped: the work stays linear.
+
+
+@dataclass(frozen=True)
+class _Key:
+    """A key word and what its value looks like.
+
+    `value` is "id" (an identifier: a digit, four characters or more), "weak" (an identifier
+    that is not a small number: after "insurance is" that is an amount), "secret" (any run
+    without spaces) or "phrase" (the rest of the clause).
+    """
+
+    kind: str
+    en: str  # whole words, any case
+    zh: str = ""  # anywhere: Chinese puts no space between words
+    value: str = "id"
+
+
+_NUMBERED = r"(?=\s+(?:number|no\b|id\b|card))"  # "account" only as "account number", …
+_KEYS = (
+    _Key("passport", r"passport", "护照|通行证"),
+    _Key("ssn", r"social\s+security|ssn|national\s+insurance", "社会安全|社会保障"),
+    _Key("id_number", rf"national\s+id(?:entity)?(?:\s+card)?|id(?:entity)?\s+card|(?:id|identity){_NUMBERED}"
+         r"|(?<=\bmy\s)id", "身份证|证件"),
+    _Key("driver_license", rf"driv(?:er'?s?|ing)\s+licen[cs]e|licen[cs]e{_NUMBERED}", "驾照|驾驶证|驾驶执照"),
+    _Key("license_plate", rf"(?:licen[cs]e|number|registration|car)\s+plate|plate{_NUMBERED}", "车牌|牌照"),
+    _Key("iban", r"iban"),
+    _Key("account", rf"(?:bank|checking|savings|current)\s+account|account{_NUMBERED}|acct", "账号|账户"),
+    _Key("account", r"account", value="weak"),
+    _Key("bank_card", rf"card{_NUMBERED}", "银行卡|卡号"),
+    _Key("pin", r"pin"),
+    _Key("password", r"password|passcode|passwd|pwd|pass\s+code", "密码|口令", value="secret"),
+    _Key("password", r"pass\s?phrase", value="phrase"),
+    _Key("policy_number", rf"(?:insurance\s+)?policy{_NUMBERED}|(?:insurance|medicare|nhs|health\s+card){_NUMBERED}",
+         "保单|保险单|医保卡|社保卡|医保|社保"),
+    _Key("policy_number", r"insurance(?:\s+policy)?", value="weak"),
+    _Key("tax_id", rf"tax(?:payer)?\s+(?:identification|file)|tax(?:payer)?{_NUMBERED}|tax\s+code"
+         rf"|vat{_NUMBERED}|(?-i:EIN|ITIN|TIN)", "税号|纳税人识别号|税务登记号"),
+)
+_KEY = re.compile(
+    "|".join(
+        f"((?<![A-Za-z0-9_])(?i:{key.en})(?![A-Za-z0-9_])" + (f"|{key.zh})" if key.zh else ")")
+        for key in _KEYS
+    )
+)
+# Numbers an order, a ticket or a membership gives out are identifiers to keep, not secrets.
+_NOT_SECRET_BEFORE = re.compile(
+    r"(?i:order|ticket|tracking|booking|reservation|confirmation|reference|invoice|parcel|shipment"
+    r"|member(?:ship)?|loyalty|rewards?|library|frequent[ -]flyer|会员|积分|订单|快递|运单|物流|借书|图书)"
+    r"(?:\s*(?:card|卡))?\s*$"
+)
+_S = r"[ \t\u00a0\u3000]{0,3}"
+# What people put between the key and the value: "'s", "号码", "number", "for my bank", "is", ":".
+_GLUE = re.compile(
+    r"(?:['’]s(?![A-Za-z]))?"
+    rf"(?:{_S}的?(?:号码|号|码|后[四六46]位|尾号|末[四46]位))?"
+    rf"(?:{_S}(?:(?i:number|num|no\.?|nr\.?|code|id|card)(?![A-Za-z])|#)){{0,2}}"
+    rf"(?:[ \t]{{1,3}}(?i:for|of|to|at|on|with|from)(?:[ \t]{{1,3}}[^\s:=：]{{1,24}}){{1,3}}?"
+    rf"(?={_S}(?:(?i:is|was)(?![A-Za-z])|[:=：])))?"
+    rf"(?:{_S}(?:(?i:is|was|are|were)(?![A-Za-z])|[:=#＝：＃]|是|为|為|叫)){{0,2}}"
+    rf"{_S}(?P<quote>[\"'“‘「『])?"
+)
+_GLUE_MAX = 40  # the key and its value stand in one clause
+_CLOSING_QUOTE = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』"}
+_PROVINCES = "京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼使领"
+_ID_VALUE = re.compile(
+    rf"[{_PROVINCES}][A-Za-z][·•・.\- ]?[A-Za-z0-9]{{5,6}}(?![A-Za-z0-9])"  # 粤B12345, 京A·12345
+    r"|[A-Z]{2}\d{2} ?[A-Z]{3}(?![A-Za-z0-9])"  # a British plate: AB12 CDE
+    r"|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])"  # a National Insurance number
+    r"|[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,3})?(?![A-Za-z0-9])"  # IBAN-like
+    r"|(?=[-/.·_A-Za-z]{0,63}\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-/.·_](?=[A-Za-z0-9])){0,63}(?![A-Za-z0-9])"
+    r"(?: \d{1,8}(?![A-Za-z0-9])){0,7}"  # a token with a digit, then digit groups: "123 45 6789"
+)
+_SECRET_RUN = re.compile(r"[^\s\"“”‘’「」『』\u3000-\u303f\u3400-\u9fff\uff00-\uffef]{1,128}")
+_PHRASE_RUN = re.compile(r"[^\n.;,!?。，；！？]{1,128}")
+_SENTENCE_END = ".,;:…"  # after a value, never part of it
+_CLOSERS = {")": "(", "]": "[", "}": "{", "）": "（", "】": "【"}
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_AMOUNT_UNIT = re.compile(
+    r"[ \t]?(?:%|(?i:dollars?|euros?|pounds?|yuan|rmb|usd|eur|gbp|years?|months?|weeks?|days?|hours?"
+    r"|minutes?|times|km|miles?|kg|characters|chars|digits|letters)(?![A-Za-z])"
+    r"|元|块|円|岁|年|月|天|个|次|万|千|小时|分钟|位)"
+)
+_SECRET_STOP = frozenset(
+    "wrong incorrect correct right the a an not too same strong weak reset expired required "
+    "changed forgotten lost saved stored secret safe long short hard easy simple in on at my "
+    "your his her our their it this that also still here there written below above being "
+    "what which how case-sensitive".split()
+)
+
+
+def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    taken = 0
+    for found in _KEY.finditer(text):
+        start = found.start()
+        if start < taken or _NOT_SECRET_BEFORE.search(text, max(0, start - 24), start):
+            continue
+        key = _KEYS[(found.lastindex or 1) - 1]
+        glue = _GLUE.match(text, found.end())
+        assert glue is not None  # every part of the glue is optional
+        at = glue.end()
+        if at - found.end() > _GLUE_MAX:
+            continue
+        bare = not text[found.end() : at].strip()
+        if key.value in ("secret", "phrase"):
+            span = _secret(text, at, key.value == "phrase", glue.group("quote"), bare)
+        else:
+            span = _identifier(text, at, key, bare)
+        if span is not None:
+            taken = span.end
+            yield -1, span  # the key word knows better than a shape what the value is
+
+
+def _secret(text: str, at: int, phrase: bool, quote: str | None, bare: bool) -> SensitiveSpan | None:
+    if quote:  # 'password "abc def"': the whole quoted text
+        close = text.find(_CLOSING_QUOTE[quote], at, at + 129)
+        if close > at and "\n" not in text[at:close]:
+            return _span("password", text, at, close)
+    run = _PHRASE_RUN if phrase else _SECRET_RUN
+    end = at
+    while (m := run.match(text, end)) is not None:
+        end = m.end()
+    end = _trim(text, at, end)
+    value = text[at:end].rstrip()
+    words = value.lower().split()
+    if not words or set(value) <= {"*"}:  # nothing, or a stub already masked
+        return None
+    if words[0].rstrip("!?") in _SECRET_STOP and len(words) <= 2:  # "password is wrong"
+        return None
+    if bare and not any(ch.isdigit() for ch in value):  # "password manager", "密码忘了"
+        return None
+    if value.isdigit() and _AMOUNT_UNIT.match(text, at + len(value)):  # "密码是6位数字"
+        return None
+    return _span("password", text, at, at + len(value))
+
+
+def _trim(text: str, start: int, end: int) -> int:
+    """`end` less the punctuation that ends the sentence rather than the value."""
+    while end > start:
+        ch = text[end - 1]
+        opener = _CLOSERS.get(ch)
+        if ch in _SENTENCE_END or (opener and text.count(opener, start, end) < text.count(ch, start, end)):
+            end -= 1
+        else:
+            break
+    return end
+
+
+def _identifier(text: str, at: int, key: _Key, bare: bool) -> SensitiveSpan | None:
+    m = _ID_VALUE.match(text, at)
+    if m is None:
+        return None
+    value = m.group(0)
+    if len(value) < 4 or not any(ch.isdigit() for ch in value):  # "my account was suspended"
+        return None
+    number = value.replace(" ", "").isdigit()
+    if key.kind != "pin" and number:
+        if key.value == "weak" and len(value) < 6:  # "insurance is 1500"
+            return None
+        if (bare and _YEAR.fullmatch(value)) or _AMOUNT_UNIT.match(text, m.end()):
+            return None  # "insurance 2024", "account 3000 yuan"
+    kind = key.kind
+    if kind in ("iban", "account"):
+        kind = "iban" if iban_ok(value) else "account"
+    return _span(kind, text, m.start(), m.end())
 
 
 def _zh_address_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
@@ -352,7 +565,8 @@ def _raw_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             yield 0, _span("email", text, m.start(), m.end())
     yield from _digit_spans(text)
     yield from _intl_phone_spans(text)
-    yield from _password_spans(text)
+    yield from _shape_spans(text)
+    yield from _keyed_spans(text)
     yield from _zh_address_spans(text)
     yield from _en_address_spans(text)
 
@@ -392,11 +606,14 @@ def redact_masked(text: str) -> str:
 
 __all__ = [
     "KINDS",
+    "KIND_LABELS",
     "SensitiveSpan",
     "find_sensitive",
+    "iban_ok",
     "id_number_ok",
     "luhn_ok",
     "mask",
     "redact",
     "redact_masked",
+    "ssn_ok",
 ]

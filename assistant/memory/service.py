@@ -130,17 +130,22 @@ class MemoryService:
 
     # -- writes that keep the index in step ----------------------------------------------
 
-    def add(self, new: NewMemory, *, replacing: Sequence[int] = (), now: float | None = None) -> Memory:
+    def add(
+        self, new: NewMemory, *, replacing: Sequence[int] = (), now: float | None = None, vector: np.ndarray | None = None
+    ) -> Memory:
         """Store a memory (superseding `replacing` in the same transaction), then index it.
 
         The index write comes after the commit: if it fails, reconcile() repairs it.
+
+        Args:
+            vector: the content's embedding when the caller already has it (else embedded here).
         """
         at = self.now() if now is None else now
         with self.db.atomic():
             memory = self.store.add(new, at)
             for old_id in replacing:
                 self.store.set_status(old_id, Status.SUPERSEDED, at, superseded_by=memory.id)
-        self._index_ids([memory.id])
+        self._index_ids([memory.id], None if vector is None else vector.reshape(1, -1))
         if replacing:
             self._unindex(replacing)
         self._changed()
@@ -213,20 +218,26 @@ class MemoryService:
 
     def delete(self, memory_id: int, vault_delete: Callable[[int], None] | None = None) -> None:
         vault_ids = self.store.delete(memory_id, self.now())
-        for item in vault_ids:
-            if vault_delete is not None:
-                vault_delete(item)
+        if vault_delete is not None:
+            # Vault.put keeps one item per value, which several memories may share: an item
+            # goes with the last memory (of any status) that refers to it.
+            in_use = self.store.vault_ids_in_use(vault_ids)
+            for item in vault_ids:
+                if item not in in_use:
+                    vault_delete(item)
         self._unindex([memory_id])
         for callback in list(self.on_deleted):
             callback()
         self._changed()
 
-    def _index_ids(self, ids: Sequence[int]) -> None:
+    def _index_ids(self, ids: Sequence[int], vectors: np.ndarray | None = None) -> None:
+        """Index the active memories of `ids` (`vectors`: their embeddings, one row per id)."""
         memories = self.store.get_many(ids)
         live = [m for m in memories.values() if m.status is Status.ACTIVE]
         if not live:
             return
-        vectors = self.embedder.embed([m.content for m in live])
+        if vectors is None or len(live) != len(ids):
+            vectors = self.embedder.embed([m.content for m in live])
         try:
             self.index.upsert([m.id for m in live], vectors, self.profile_id)
         except Exception:  # noqa: BLE001 - any index failure is repaired by reconcile()

@@ -25,7 +25,7 @@ MAX_CONTENT_CHARS = 4000
 _COLUMNS = (
     "id, profile_id, kind, category, content, summary, slot, entities, importance, confidence, "
     "source, status, superseded_by, pinned, review, created_at, updated_at, last_accessed_at, "
-    "access_count, expires_at, event_at, session_id, source_message_id, vault_ids"
+    "access_count, expires_at, event_at, session_id, source_message_id, vault_ids, topic, derived_from"
 )
 
 
@@ -55,6 +55,8 @@ def _row_to_memory(row: sqlite3.Row) -> Memory:
         session_id=row["session_id"],
         source_message_id=row["source_message_id"],
         vault_ids=json.loads(row["vault_ids"]),
+        topic=row["topic"],
+        derived_from=row["derived_from"],
     )
 
 
@@ -77,8 +79,8 @@ def clean_content(text: str) -> str:
 _INSERT = (
     "INSERT INTO memories(profile_id, kind, category, content, summary, slot, entities,"
     " importance, confidence, source, status, pinned, review, created_at, updated_at,"
-    " expires_at, event_at, session_id, source_message_id, vault_ids)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,'active',?,?,?,?,?,?,?,?,?)"
+    " expires_at, event_at, session_id, source_message_id, vault_ids, topic, derived_from)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,'active',?,?,?,?,?,?,?,?,?,?,?)"
 )
 
 
@@ -104,6 +106,8 @@ class NewMemory:
     source_message_id: int | None = None
     summary: str | None = None
     vault_ids: Sequence[int] = ()
+    topic: str | None = None  # the slot family the memory is about (topics.py)
+    derived_from: int | None = None  # the episode a semantic fact was distilled from
 
 
 class MemoryStore:
@@ -195,6 +199,8 @@ class MemoryStore:
             new.session_id,
             new.source_message_id,
             json.dumps(list(new.vault_ids)),
+            new.topic,
+            new.derived_from,
         )
 
     def _index_fts(self, memory_id: int, content: str, entities: Sequence[str]) -> None:
@@ -294,6 +300,18 @@ class MemoryStore:
             self.db.execute("UPDATE memory_events SET detail = NULL WHERE memory_id = ? AND profile_id = ?", (memory_id, self.profile_id))
             self.log_event(memory_id, "deleted", now, None)
         return list(memory.vault_ids)
+
+    def vault_ids_in_use(self, vault_ids: Iterable[int]) -> set[int]:
+        """Those of `vault_ids` that a memory of the profile (any status) still refers to."""
+        wanted = sorted(set(vault_ids))
+        if not wanted:
+            return set()
+        rows = self.db.query(
+            "SELECT DISTINCT CAST(j.value AS INTEGER) FROM memories AS m, json_each(m.vault_ids) AS j"
+            f" WHERE m.profile_id = ? AND m.vault_ids != '[]' AND j.value IN ({','.join('?' * len(wanted))})",
+            (self.profile_id, *wanted),
+        )
+        return {int(r[0]) for r in rows}
 
     def log_event(self, memory_id: int | None, event: str, now: float, detail: dict[str, Any] | None) -> None:
         self.db.execute(
@@ -409,6 +427,31 @@ class MemoryStore:
             " AND +status = 'active'"
             " ORDER BY importance DESC, updated_at DESC LIMIT ?",
             (*params, limit),
+        )
+        return [_row_to_memory(r) for r in rows]
+
+    def active_by_topics(self, topics: Sequence[str], limit: int = 30) -> builtins.list[Memory]:
+        """Active memories tagged with one of `topics` (slot families), newest first."""
+        if not topics:
+            return []
+        marks = ",".join("?" * len(topics))
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND topic IN ({marks}) AND +status = 'active'"
+            " ORDER BY event_at DESC, id DESC LIMIT ?",
+            (self.profile_id, *topics, limit),
+        )
+        return [_row_to_memory(r) for r in rows]
+
+    def linked(self, ids: Sequence[int]) -> builtins.list[Memory]:
+        """Active memories tied to `ids` by `derived_from`: the episodes they were distilled
+        from, and the facts distilled from them (not `ids` themselves)."""
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND status = 'active' AND id NOT IN ({marks})"
+            f" AND (derived_from IN ({marks}) OR id IN (SELECT derived_from FROM memories WHERE id IN ({marks})))",
+            (self.profile_id, *ids, *ids, *ids),
         )
         return [_row_to_memory(r) for r in rows]
 

@@ -82,6 +82,7 @@ class Candidate:
     forget: bool = False
     extractor: str = "rules"
     vault_ids: list[int] = field(default_factory=list)
+    topic: str | None = None  # the slot family (topics.py); episodes get one from their clause
 
 
 @dataclass
@@ -110,6 +111,8 @@ class Memory:
     source_message_id: int | None
     review: bool = False
     vault_ids: list[int] = field(default_factory=list)
+    topic: str | None = None  # the slot family it is about (user.city, user.job …)
+    derived_from: int | None = None  # for a semantic fact: the episode it was distilled from
 
 
 @dataclass

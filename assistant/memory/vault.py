@@ -3,11 +3,13 @@
 Each value gets a fresh random nonce, and its associated data names the profile, the row and
 the column, so a ciphertext copied onto another row, edited or truncated fails to decrypt —
 for that value only. Plaintext is never stored, logged, embedded or indexed; the memory that
-mentions a value keeps the masked stub.
+mentions a value keeps the masked stub. A value said twice is one item: the memories and
+messages that mention it share its id.
 """
 
 from __future__ import annotations
 
+import hmac
 import logging
 import secrets
 from dataclasses import dataclass
@@ -47,22 +49,26 @@ class Vault:
         self._keys = keys
 
     def put(self, kind: str, value: str, masked: str, now: float) -> int:
-        """Encrypt and store a value.
+        """Encrypt and store a value, unless the profile holds it already.
 
         Args:
-            kind: What the value is (`phone`, `email`, `card`, …).
+            kind: What the value is (`phone`, `email`, `passport`, …).
             value: The plaintext; it leaves this method only as ciphertext.
             masked: A safe stub to show instead (`138****5678`).
             now: The creation time (seconds since the epoch).
 
         Returns:
-            The new item's id.
+            The id of the item of this kind holding this value: an existing one, else a new one.
 
         Raises:
             KeyUnavailableError: The data key cannot be opened.
         """
         aead = AESGCM(self._keys.data_key())  # before the transaction: may run scrypt
         with self._db.atomic():
+            existing = self._find(aead, kind, value)
+            if existing is not None:
+                log.debug("vault item %d holds this value already (kind %s)", existing, kind)
+                return existing
             # the row id is part of the associated data, so the row comes first
             cursor = self._db.execute(
                 "INSERT INTO vault(profile_id, kind, masked, nonce, ciphertext, created_at)"
@@ -144,6 +150,24 @@ class Vault:
         cursor = self._db.execute("DELETE FROM vault WHERE profile_id = ?", (self._profile_id,))
         log.info("deleted %d vault items", cursor.rowcount)
         return cursor.rowcount
+
+    def _find(self, aead: AESGCM, kind: str, value: str) -> int | None:
+        """The item of `kind` holding `value`, found by decrypting each (a vault holds few items)."""
+        wanted = value.encode("utf-8")
+        rows = self._db.query(
+            "SELECT id, nonce, ciphertext FROM vault WHERE profile_id = ? AND kind = ? ORDER BY id",
+            (self._profile_id, kind),
+        )
+        for row in rows:
+            try:
+                plaintext = aead.decrypt(
+                    bytes(row["nonce"]), bytes(row["ciphertext"]), self._aad(row["id"])
+                )
+            except (InvalidTag, ValueError):
+                continue  # a damaged item holds nothing to match; get() reports it
+            if hmac.compare_digest(plaintext, wanted):
+                return int(row["id"])
+        return None
 
     def _aad(self, item_id: int) -> bytes:
         return f"mnemo|vault|{self._profile_id}|{item_id}|ciphertext".encode()

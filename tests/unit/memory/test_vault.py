@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import keyring
 import keyring.backends.fail
 import pytest
 
+from assistant.clock import ManualClock
 from assistant.errors import KeyUnavailableError, NotFoundError, VaultError
 from assistant.memory.db import Database
 from assistant.memory.keys import KeyManager
+from assistant.memory.store import NewMemory
+from assistant.memory.types import Category, Status, Turn
 from assistant.memory.vault import Vault, VaultItem
+
+if TYPE_CHECKING:
+    from assistant.app import Profile
 
 PROFILE = "p1"
 NOW = 1_700_000_000.0
@@ -106,14 +114,81 @@ def test_items_show_masked_stubs_never_plaintext(vault: Vault) -> None:
 
 
 def test_every_value_gets_its_own_nonce(db: Database, vault: Vault) -> None:
-    for _ in range(1000):
-        vault.put("password", "same value", "****", NOW)
+    for i in range(1000):
+        vault.put("password", f"value {i}", "****", NOW)
 
     nonces = [bytes(r["nonce"]) for r in db.query("SELECT nonce FROM vault")]
     assert len(nonces) == 1000
     assert all(len(n) == 12 for n in nonces)
     assert len(set(nonces)) == 1000
     assert len({bytes(r[0]) for r in db.query("SELECT ciphertext FROM vault")}) == 1000
+
+
+# -- one item per value -------------------------------------------------------------------
+
+
+def test_the_same_value_is_one_item(db: Database, key_dir: Path, vault: Vault) -> None:
+    first = vault.put("passport", "X1234567", "*****567", NOW)
+
+    assert vault.put("passport", "X1234567", "*****567", NOW + 1) == first
+    assert vault.put("passport", "X1234568", "*****568", NOW) != first
+    assert vault.put("pin", "X1234567", "****", NOW) != first  # another kind, another item
+    theirs = Vault(db, "p2", KeyManager(db, "p2", key_dir, warn=lambda _: None))
+    assert theirs.put("passport", "X1234567", "*****567", NOW) != first
+    assert [(i.kind, i.created_at) for i in vault.items()] == [
+        ("passport", NOW), ("passport", NOW), ("pin", NOW)
+    ]
+
+
+def test_a_damaged_item_is_passed_over(db: Database, vault: Vault) -> None:
+    damaged = vault.put("passport", "X1234567", "*****567", NOW)
+    db.execute("UPDATE vault SET ciphertext = x'00' WHERE id = ?", (damaged,))
+
+    again = vault.put("passport", "X1234567", "*****567", NOW)
+
+    assert again != damaged and vault.get(again) == "X1234567"
+
+
+def test_finding_a_value_among_1000_items(vault: Vault) -> None:
+    for i in range(1000):
+        vault.put("passport", f"P{i:07d}", "****", NOW)
+    start = time.perf_counter()
+    found = vault.put("passport", "P0000999", "****", NOW)
+    new = vault.put("passport", "P1000000", "****", NOW)
+    elapsed = time.perf_counter() - start
+
+    assert vault.get(found) == "P0000999" and new != found
+    assert elapsed < 5.0  # a hang guard: about 4 ms a put here (each item of the kind is decrypted)
+
+
+def test_a_shared_item_goes_with_the_last_memory(profile: Profile) -> None:
+    service, vault = profile.service, profile.vault
+    item = vault.put("passport", "X1234567", "*****567", NOW)
+    other = vault.put("pin", "4321", "****", NOW)
+    memories = [
+        service.add(NewMemory(content=text, category=Category.IDENTIFIER, vault_ids=ids))
+        for text, ids in (
+            ("My passport number is *****567", [item]),
+            ("Passport for the visa form: *****567", [item, other]),
+            ("Passport *****567 renewed", [item]),
+        )
+    ]
+    service.set_status(memories[2].id, Status.SUPERSEDED)  # a retired memory still refers to it
+
+    service.delete(memories[1].id, vault.delete)
+    assert [i.id for i in vault.items()] == [item]  # the pin had no other memory
+    service.delete(memories[0].id, vault.delete)
+    assert [i.id for i in vault.items()] == [item]
+    service.delete(memories[2].id, vault.delete)
+    assert vault.items() == []
+
+
+def test_the_write_path_stores_a_repeated_value_once(profile: Profile, clock: ManualClock) -> None:
+    for text in ("My passport number is X1234567.", "我的护照号是X1234567"):
+        profile.writer.remember([Turn(role="user", content=text)], clock.now())
+
+    assert [i.kind for i in profile.vault.items()] == ["passport"]
+    assert all("X1234567" not in m.content for m in profile.store.list(status=None, limit=50))
 
 
 # -- tampering ----------------------------------------------------------------------------

@@ -1,0 +1,167 @@
+"""Split a user message into clauses: the units the write path keeps as episodic memories.
+
+"我叫王磊，住在武汉，对海鲜过敏" is three facts; "Hi! I'm Priya Raman, I teach chemistry at a
+school in Leeds" is a greeting and two facts. A clause is cut at sentence ends (via
+`extract.common.sentences`), then at commas and connectives where a new statement starts:
+in Chinese at every comma (subjects are usually left out), in English where a pronoun or
+"my …" starts the next part. Pieces that cannot stand alone are joined back:
+
+- a short lead-in ("上个月，", "In March,", "说实话，") joins the clause after it;
+- a part that only points back ("I love it here", "还没习惯", "那边房租太贵") joins the clause
+  before it, so a memory never says "User likes it here" with nothing to say where "here" is.
+
+Every clause keeps its offsets in the message, so evidence stays an exact substring.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from assistant.memory.extract.common import Sentence, language, sentences
+
+# Where a Chinese sentence may be cut: commas, enumeration marks, and connectives that start
+# a new statement. The connective stays with the clause it opens.
+_ZH_CUT = re.compile(r"[，,、：:]+\s*|\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=(?:而且|然后|但是|不过|可是|另外|还有就是|所以|因此|同时)[\u4e00-\u9fff])")
+# An English cut: a comma/semicolon/dash or "and/but/so/because" followed by a new subject.
+_EN_SUBJECT = r"(?:i|i'm|im|i've|i'll|i'd|my|we|we're|we've|our|me|he|she|they|he's|she's|they're|his|her|their)\b"
+# "I live in Duluth and work as a physical therapist": a second predicate of the same subject.
+EN_PREDICATE = r"(?:work|live|teach|study|run|own|drive|play|use|have|am|do|speak|grew up|moved|started|just (?:moved|started|got))\b"
+_EN_CUT = re.compile(
+    rf"(?i)\s*(?:[,;:]|\s[-–—])\s*(?:(?:and|but|so|plus|also|because|cause|cuz|since|though|although|while)\s+)?(?={_EN_SUBJECT})"
+    rf"|\s+(?:and|but|so|plus|because|cause|cuz|since|though|although|while|whereas)\s+(?={_EN_SUBJECT})"
+    rf"|\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?={EN_PREDICATE})"
+)
+# A clause that only refers back to the one before it.
+_EN_BACK = re.compile(r"(?i)^(?:i|we)(?:'m|'re| am| are)?\s+(?:really\s+|so\s+|totally\s+|absolutely\s+)?(?:love|like|enjoy|hate|miss|adore|dislike)\s+(?:it|this|that|them|the place)(?:\s+(?:here|there|so much|a lot))?\W*$"
+                      r"|^(?:it|it's|its|this|that|that's|there|here|which)\b"
+                      r"|(?i:^.{0,40}\b(?:it|there|here)\W*$)")
+_ZH_BACK = re.compile(r"^(?:还|也|就|都|又|可|挺|真|太|好|蛮|特别|有点)?(?:没|不|挺|很|太|超|还|真)?(?:习惯|适应|喜欢|讨厌|好|棒|不错|方便|麻烦|舒服|难受|开心)[\u4e00-\u9fff]{0,4}$"
+                      r"|^(?:那边|这边|那里|这里|那儿|这儿|它|这个|那个|这家|那家|这样|那样)")
+# Lead-ins that carry no statement of their own: join the next clause.
+_ZH_LEAD = re.compile(r"^(?:说实话|说真的|其实|对了|话说|顺便说一下|顺便说|顺便|另外|然后|而且|不过|但是|所以|哦对|诶|嗯|哈哈|哎)$"
+                      r"|^(?:上|下|这|本|去|今|明|前|后|每)(?:个)?(?:月|周|星期|礼拜|年|天)(?:初|底|末|中)?$"
+                      r"|^(?:昨天|今天|明天|最近|前几天|前阵子|去年|今年|明年|后来|当时|刚才|刚刚|现在|目前|平时|周末)$"
+                      r"|(?:的时候|以后|之后|以前|之前|的话|因为|虽然|如果|自从|当时)$")
+_EN_LEAD = re.compile(r"(?i)^(?:so|well|also|oh|btw|by the way|anyway|honestly|actually|fun fact|fyi|ps|plus|and|but|ok|okay|also fyi|in \w+|last \w+|this \w+|next \w+|since \w+|as of \w+|for context)$")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a message: `message[start:end] == text`."""
+
+    text: str
+    start: int
+    end: int
+    lang: str  # "zh" | "en"
+    sentence: int  # index of the sentence it came from
+
+
+def _size(text: str) -> int:
+    """Length that compares across scripts: CJK characters, or 2 per Latin word."""
+    cjk = len(_CJK.findall(text))
+    return cjk + 2 * len(re.findall(r"[A-Za-z0-9]+", text))
+
+
+def _pieces(s: Sentence) -> list[tuple[int, int]]:
+    """(start, end) of the parts of one sentence, relative to the sentence."""
+    cut = _ZH_CUT if s.lang == "zh" else _EN_CUT
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for m in cut.finditer(s.text):
+        if m.start() > pos:
+            spans.append((pos, m.start()))
+        pos = max(pos, m.end())
+    if pos < len(s.text):
+        spans.append((pos, len(s.text)))
+    return [(a, b) for a, b in spans if s.text[a:b].strip(" \t,，、;；:：")]
+
+
+def _leads_in(text: str, lang: str) -> bool:
+    bare = text.strip(" ,，、;；:：!！.")
+    if lang == "zh":
+        return _size(bare) <= 2 or _ZH_LEAD.search(bare) is not None
+    return _size(bare) <= 2 or _EN_LEAD.match(bare) is not None
+
+
+def _points_back(text: str, lang: str) -> bool:
+    bare = text.strip(" ,，、;；:：!！.~～")
+    if lang == "zh":
+        return _ZH_BACK.search(bare) is not None
+    return _EN_BACK.search(bare) is not None
+
+
+def clauses_of(s: Sentence, index: int = 0) -> list[Clause]:
+    """The clauses of one sentence (offsets relative to the message the sentence came from)."""
+    parts = _pieces(s)
+    merged: list[list[int]] = []
+    carry: int | None = None  # start of a lead-in waiting for its clause
+    for a, b in parts:
+        piece = s.text[a:b]
+        if carry is None and _leads_in(piece, s.lang) and (a, b) != parts[-1]:
+            carry = a
+            continue
+        if carry is not None:
+            a, carry = carry, None
+        elif merged and _points_back(piece, s.lang):
+            merged[-1][1] = b
+            continue
+        merged.append([a, b])
+    if carry is not None:
+        if merged:
+            merged[-1][1] = len(s.text)
+        else:
+            merged.append([carry, len(s.text)])
+    out: list[Clause] = []
+    for a, b in merged:
+        raw = s.text[a:b]
+        body = raw.strip(" \t,，、;；:：")
+        lead = len(raw) - len(raw.lstrip(" \t,，、;；:："))
+        start = s.start + a + lead
+        out.append(Clause(body, start, start + len(body), language(body) if body else s.lang, index))
+    return [c for c in out if c.text]
+
+
+def split_clauses(text: str) -> list[Clause]:
+    """Every clause of a message, in order."""
+    out: list[Clause] = []
+    for index, s in enumerate(sentences(text)):
+        out.extend(clauses_of(s, index))
+    return out
+
+
+_ZH_SUBJECT = re.compile(r"^(?:我|咱|你|您|他|她|它|[\u4e00-\u9fff]{0,3}(?:老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|儿子|女儿|闺女|孩子|娃|爸|妈|哥|姐|弟|妹|朋友|同事|老板|室友)(?:是|在|叫|也|今年|现在|最近|每天|[^\u4e00-\u9fff]))")
+
+
+_EN_PREDICATE_FIRST = re.compile(rf"(?i)^{EN_PREDICATE}")
+
+
+def subjectless(clauses: list[Clause]) -> list[bool]:
+    """For each clause: True when it names no subject of its own and continues a clause about
+    the user (or opens the message): "我叫王磊，住在武汉" — 住在武汉 is the user's; "I live in
+    Duluth and work as a nurse" — "work as a nurse" is too."""
+    out: list[bool] = []
+    user = True
+    for clause in clauses:
+        if clause.lang != "zh":
+            if re.match(r"(?i)^(?:i|i'm|i've|my|we|we're|our)\b", clause.text):
+                user = not re.match(r"(?i)^(?:my|our)\s", clause.text)
+            elif re.match(rf"(?i)^{_EN_SUBJECT}", clause.text):
+                user = False
+            out.append(user and _EN_PREDICATE_FIRST.match(clause.text) is not None)
+            continue
+        own = _ZH_SUBJECT.match(clause.text) is not None
+        if own:
+            user = clause.text.startswith(("我", "咱")) and not re.match(r"^我(?:的|家)?[\u4e00-\u9fff]{0,3}(?:老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|儿子|女儿|闺女|孩子|娃|爸|妈|哥|姐|弟|妹|朋友|同事|老板|室友)", clause.text)
+        out.append(not own and user)
+    return out
+
+
+def iter_sentences(text: str) -> Iterator[tuple[int, Sentence]]:
+    """The message's sentences with their index (the `Clause.sentence` numbers)."""
+    yield from enumerate(sentences(text))
+
+
+__all__ = ["Clause", "clauses_of", "iter_sentences", "split_clauses", "subjectless"]

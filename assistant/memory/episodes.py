@@ -1,0 +1,172 @@
+"""Episodic capture: every clause about the user, kept in the user's words.
+
+For one message: its clauses (`clauses.py`) are embedded in one batch; each gets a topic
+(`topics.py`) and a noise verdict (`noise.py`); the kept ones become episodic candidates with
+entities, importance, and — for a clause that names a day ahead ("下周三", "next Friday") —
+the resolved date, so a later question finds the plan and the plan expires after its day.
+The vectors are handed on: the update decision and the index use them, so nothing is
+embedded twice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from assistant.memory.clauses import Clause
+from assistant.memory.embedder import Embedder
+from assistant.memory.gate import importance as score_importance
+from assistant.memory.noise import NoiseFilter, Verdict, strip_remember
+from assistant.memory.timewords import future_date
+from assistant.memory.topics import Topic, TopicClassifier, about_someone_else, value_words
+from assistant.memory.types import Candidate, Category, Kind, Source
+
+MAX_EPISODE_CHARS = 600  # a longer clause is pasted material, not something said about oneself
+_EXPLICIT = re.compile(r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also)[\s,]+)*(?:remember|don't forget|keep in mind|note that)\b|^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下|别忘了)")
+_CATEGORY = {"user.likes": Category.PREFERENCE, "user.reply_style": Category.PREFERENCE, "user.plan": Category.GOAL}
+
+
+@dataclass
+class Episode:
+    """One clause as the write path judges it."""
+
+    clause: Clause
+    body: str  # the clause without "remember that …"
+    vector: np.ndarray | None
+    topic: Topic | None
+    verdict: Verdict
+    values: set[str] = field(default_factory=set)
+    candidate: Candidate | None = None  # set when the clause is kept
+
+
+def _dated(body: str, now: datetime) -> tuple[str, datetime | None, datetime | None]:
+    """The body with the day it names ahead written out ("（2026-04-22）"), and that span."""
+    span = future_date(body, now)
+    if span is None:
+        return body, None, None
+    start, end = span
+    day = start.strftime("%Y-%m-%d") + ("" if end.date() == start.date() else "–" + end.strftime("%Y-%m-%d"))
+    cjk = re.search(r"[\u4e00-\u9fff]", body) is not None
+    return (f"{body}（{day}）" if cjk else f"{body} ({day})"), start, end
+
+
+_NAMES_SUBJECT = re.compile(r"(?i)^(?:i|i'm|i've|i'd|i'll|we|we're|my|our)\b|^(?:我|我们|咱)")
+# An English clause that starts with its verb ("started couch to 5k", "on metformin now",
+# "starting Monday as sous chef") or a Chinese one that starts with no pronoun or noun of its own.
+_EN_VERB_FIRST = re.compile(
+    r"(?i)^(?:(?:just|finally|also|and|so|then|recently|now|still|already|currently)\s+)*"
+    r"(?:[a-z]+ed|[a-z]{3,}ing|got|went|took|made|ran|began|quit|left|bought|sold|gave|had|have|has|been|am|on|off|"
+    r"back|into|over|done|headed|heading|next|gonna|going)\b"
+)
+_ZH_PRONOUN_FIRST = re.compile(r"^(?:他|她|它|你|您|我|咱|大家|有人|别人|人家|这|那|哪)")
+
+
+def _no_subject(body: str) -> bool:
+    text = body.strip()
+    if re.match(r"[\u4e00-\u9fff]", text):
+        return _ZH_PRONOUN_FIRST.match(text) is None
+    return _EN_VERB_FIRST.match(text) is not None
+
+
+# "my son Teodor is 7 and obsessed with dinosaurs, any museum ideas near Hartford?": a
+# statement before the question or request it leads into.
+_LEAD_BREAK = re.compile(r"(?i)(?:[,，;；]|\s[-–—]\s|[\U0001F300-\U0001FAFF]\s*)\s*(?:anyway,?\s+|so\s+|but\s+|and\s+)?(?=\S)")
+
+
+def _lead_statement(clause: Clause) -> list[Clause]:
+    """The clause, or — when it ends in a question or a request — the statement before it too."""
+    text = clause.text
+    if not (text.rstrip().endswith(("?", "？")) or _REQUEST_TAIL.search(text)):
+        return [clause]
+    breaks = [m for m in _LEAD_BREAK.finditer(text) if 12 <= m.start()]
+    if not breaks:
+        return [clause]
+    cut = breaks[-1]
+    head = text[: cut.start()].rstrip()
+    return [
+        Clause(head, clause.start, clause.start + len(head), clause.lang, clause.sentence),
+        Clause(text[cut.end():], clause.start + cut.end(), clause.end, clause.lang, clause.sentence),
+    ]
+
+
+_REQUEST_TAIL = re.compile(r"(?i)[,，;；]\s*(?:anyway\s+)?(?:can|could|would) you\b|[,，]\s*(?:any|some) (?:ideas|tips|recs|suggestions)\b")
+
+
+class EpisodeCapture:
+    """Turns clauses into episodic candidates.
+
+    Args:
+        embedder: the profile's model; clause vectors come from it in one batch per message.
+        floor: the model's similarity floor (recall.similarity_floor), for topic prototypes.
+    """
+
+    def __init__(self, embedder: Embedder | None, floor: float = 0.0) -> None:
+        self.embedder = embedder
+        self.noise = NoiseFilter(embedder)
+        self.topics = TopicClassifier(embedder) if embedder is not None else None
+        self.floor = floor
+
+    def capture(self, clauses: list[Clause], now: datetime, *, explicit_message: bool = False) -> list[Episode]:
+        """Judge every clause; kept ones carry an episodic `candidate`."""
+        clauses = [part for c in clauses for part in _lead_statement(c)]
+        bodies = [strip_remember(c.text)[:MAX_EPISODE_CHARS] for c in clauses]
+        vectors = self.embedder.embed(bodies) if self.embedder is not None and bodies else None
+        out: list[Episode] = []
+        subject_is_user = True
+        last_topic: Topic | None = None  # of the clause before, for one that has no subject
+        for i, (clause, body) in enumerate(zip(clauses, bodies, strict=True)):
+            vector = None if vectors is None else vectors[i]
+            if self.topics is not None:
+                topic = self.topics.classify(body, vector, self.floor)
+            else:
+                from assistant.memory.topics import cue_topics
+
+                cued = cue_topics(body)
+                topic = cued[0] if cued else None
+            # A clause with no subject continues the one before it: "我老婆是护士，在协和上班",
+            # "娃今年上一年级了，叫小满", "I'm a line cook … starting Monday as sous chef".
+            other = about_someone_else(body)
+            implied = _no_subject(body)
+            if other or _NAMES_SUBJECT.match(body.strip()):
+                subject_is_user = not other
+            verdict = self.noise.judge(body, vector, topic, user_subject=subject_is_user, implied_subject=implied)
+            if implied and topic is None and verdict.keep:
+                topic = last_topic  # tags the episode; the clause alone did not show it
+            last_topic = topic or last_topic
+            episode = Episode(clause, body, vector, topic, verdict, value_words(body))
+            if verdict.keep:
+                episode.candidate = self._candidate(episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None)
+            out.append(episode)
+        return out
+
+    def _candidate(self, episode: Episode, now: datetime, explicit: bool) -> Candidate:
+        content, start, end = _dated(episode.body.strip(), now)
+        topic = episode.topic
+        category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
+        if start is not None:
+            category = Category.GOAL
+        importance = score_importance(episode.body)
+        if explicit:
+            importance = max(importance, 4)
+        candidate = Candidate(
+            content=content,
+            category=category,
+            kind=Kind.EPISODIC,
+            entities=sorted(episode.values)[:8],
+            importance=importance,
+            confidence=0.7 if explicit else 0.6,
+            source=Source.USER_EXPLICIT if explicit else Source.USER_IMPLIED,
+            evidence=episode.clause.text,
+            explicit=explicit,
+            event_at=start,
+            expires_at=end + timedelta(days=1) if end is not None else None,
+            extractor="episodic",
+            topic=topic.slot if topic else None,
+        )
+        return candidate
+
+
+__all__ = ["MAX_EPISODE_CHARS", "Episode", "EpisodeCapture"]

@@ -1,0 +1,95 @@
+"""Requests to forget, found in what the user says ("forget my address", "以后别再提我前男友了").
+
+A forget request is never stored: not as a memory, not as a vector, not as injected text. The
+write path hands its target to the forget flow (find the matching memories, confirm, delete)
+and keeps nothing of the clause, nor of the other clauses of the message that name the target.
+
+The detector is wider than the rule extractors' "forget …" patterns: imperative forms of
+forget/delete/erase/stop remembering/don't bring up in both languages, with or without a
+polite frame, the target before the verb (把…忘了) or after it. A statement that the user
+forgot something ("I forgot my keys", "我忘了带伞") is not a request.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.memory.extract.common import clean
+
+_EN_VERB = (
+    r"forget|unlearn|stop remembering|don't remember|do not remember|delete|erase|remove|wipe|clear|drop|scrub|purge|"
+    r"(?:never|don't|do not|stop)\s+(?:mention(?:ing)?|bring(?:ing)?\s+up|talk(?:ing)?\s+about|ask(?:ing)?\s+(?:me\s+)?about|remind(?:ing)?\s+me\s+of)"
+)
+_EN_REQUEST = re.compile(
+    r"(?i)^(?:(?:please|pls|plz|ok|okay|hey|and|actually|also|oh|btw|so|wait|hmm|just|now|then)[\s,]+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|just\s+)?|i\s+(?:want|need|would like|'d like)\s+you\s+to\s+|i'd\s+like\s+you\s+to\s+|you\s+(?:should|can|must)\s+|let's\s+)?"
+    rf"(?:{_EN_VERB})\b\s*(?P<target>.*)$"
+)
+_EN_TARGET_LEAD = re.compile(
+    r"(?i)^(?:(?:about|all about|everything|anything|all|whatever|what)\s+)*(?:(?:you\s+(?:know|remember|have|'ve got|saved|stored|learned)|i\s+(?:told|said to)\s+you)\s+)?"
+    r"(?:about|regarding|on|of)?\s*(?:the\s+(?:memor(?:y|ies)|notes?|info|information|stuff|thing|things|part|bit|fact)\s+(?:about|on|regarding|of|that)\s+)?(?:the fact that\s+)?"
+)
+_EN_TARGET_TAIL = re.compile(
+    r"(?i)(?:[\s,]+(?:please|pls|plz|for me|from (?:your )?memory|forever|for good|completely|entirely|ok|okay|now|too|as well|thanks|thx|again|anymore|ever again))+\W*$"
+)
+_ZH_VERB = r"忘掉|忘记|忘了|忘|删掉|删了|删除|清除|清掉|抹掉|去掉|移除|(?i:delete|forget|remove|erase)"
+_ZH_REQUEST = (
+    # 把…忘了 / 将…删掉
+    re.compile(rf"(?:^|[，,\s])(?:请|麻烦|你)?(?:帮我|给我)?(?:就)?(?:把|将)(?P<target>.{{1,40}}?)(?:都|全|全部|统统|通通|一起|全都)?(?:给)?(?:{_ZH_VERB})(?:掉|了|吧|哈|啊|呗|好吗|可以吗|行吗|\s)*$"),
+    # X那事别记了 / X的事忘了吧
+    re.compile(r"^(?P<target>.{1,30}?)(?:那事|那件事|这事|这件事|的事|的事情|那条|这条|那个|的那些|相关的|有关的)(?:你)?(?:就)?(?:都|全)?(?:别|不要|不用)?(?:再)?(?:记着|记住|记得|记|存|提|忘了|忘掉|删了|删掉)(?:了|吧|啦|哈)*$"),
+    # 以后别再提X了 / 不要再记着X / 别记X
+    re.compile(r"(?:以后|今后|从今往后|从现在起)?(?:你)?(?:就)?(?:别|不要|不用|不许|甭)(?:再)?(?:跟我|和我|对我)?(?:提|提起|提到|说起|记着|记住|记得|记|存|问)(?:起|到)?(?P<target>.{1,40}?)(?:了|啦|吧|哈|啊|的事|的事情)*$"),
+    # 忘掉X / 删除X
+    re.compile(rf"^(?:请|麻烦|你)?(?:帮我|给我)?(?:{_ZH_VERB})(?:掉)?(?:关于|有关)?(?P<target>.{{1,40}})$"),
+)
+_ZH_STATEMENT = re.compile(r"^我(?:又|还|都|也|竟然|居然|差点)?(?:忘了|忘记了?|忘带|删了)|不小心删|忘了带|忘记带|忘了拿")
+_ZH_TRIM = re.compile(
+    r"^(?:算了\s*)?(?:都|全)?(?:跟|和|与)?(?:关于|有关)?(?:我的|我)?"
+    r"|(?:有关的|相关的|有关|相关|的事情|的事|那件事|这件事|那事|这事|那些|这些|的记忆|的信息|的内容|的一切|一切|所有|全部|都|的)+$"
+)
+_VAGUE = frozenset("it this that everything anything something me all 它 这个 那个 这 那 吧 了 一切 所有".split())
+
+
+def _en_target(raw: str) -> str:
+    target = re.split(r"(?i)\s*(?:[;(]|\s-\s|\bbut\b|\bkeep\b|\bthough\b|\btho\b|\bthanks\b|\bthx\b)", raw, maxsplit=1)[0]
+    target = _EN_TARGET_TAIL.sub("", target.strip().rstrip("?!.,"))
+    target = _EN_TARGET_LEAD.sub("", target)
+    target = re.sub(r"(?i)^(?:my|the|that|those|these|his|her|their|our)\s+", "", target)
+    return clean(target)
+
+
+def _zh_target(raw: str) -> str:
+    target = raw
+    for _ in range(3):
+        target = _ZH_TRIM.sub("", clean(target)).strip()
+    return target
+
+
+def forget_target(clause: str) -> str | None:
+    """The target of a forget request in `clause`; "" for one with no usable target
+    ("forget it"); None when the clause is not a forget request."""
+    text = clause.strip().rstrip("。！!？?~～ ")
+    if not text:
+        return None
+    if re.search(r"[\u4e00-\u9fff]", text):
+        if _ZH_STATEMENT.search(text):
+            return None
+        for rx in _ZH_REQUEST:
+            m = rx.search(text)
+            if m:
+                target = _zh_target(m.group("target"))
+                return "" if target in _VAGUE else target
+        return None
+    m = _EN_REQUEST.match(text)
+    if m is None:
+        return None
+    target = _en_target(m.group("target"))
+    return "" if target.lower() in _VAGUE or not target else target
+
+
+def is_forget_request(clause: str) -> bool:
+    return forget_target(clause) is not None
+
+
+__all__ = ["forget_target", "is_forget_request"]

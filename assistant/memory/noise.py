@@ -1,0 +1,221 @@
+"""The noise filter: is a clause something about the user worth keeping, or chatter?
+
+Greetings, thanks, acknowledgements, questions and requests to the assistant, passing moods
+and small talk are not kept; every other statement about the user is. The decision is a
+local score, not a list of phrases:
+
+- hard signals that a clause is addressed to the assistant or is not a statement (a question,
+  a request, a greeting, an attempt to instruct the assistant, a hypothetical);
+- soft features: a first-person subject, a topic of the user's life (`topics.py`), names and
+  numbers, durable words ("always", "every week", "allergic"), transient words ("today",
+  "right now", "累死了"), the cheap importance score of `gate.py`;
+- the embedding's similarity to labelled prototypes of both kinds, in Chinese and English
+  (the model the profile already loads), which carries the decision where no word does.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from assistant.memory.embedder import Embedder
+from assistant.memory.extract.common import (
+    Sentence,
+    is_hypothetical,
+    is_question,
+    language,
+    looks_like_injection,
+)
+from assistant.memory.topics import Topic
+
+GREETING = re.compile(
+    r"(?i)^(?:hi|hello|hey|heya|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|morning|night|gn|bye|goodbye|see you|see ya|later|cya|"
+    r"thanks|thank you|thank u|thx|ty|tysm|cheers|appreciate it|ok|okay|k|kk|cool|nice|great|awesome|perfect|sure|yes|no|yep|nope|yeah|yup|nah|"
+    r"lol|lmao|haha+|hehe+|hmm+|wow|omg|gotcha|got it|sounds good|makes sense|fair enough|np|no problem|no worries|alright|all right|right|true|exactly|indeed|oh|ah|oops|sorry|my bad)\b"
+    r"[\s!.,~?]*(?:(?:there|so much|a lot|again|man|dude|buddy|mate|mnemo|you|then|too|for (?:that|this|the help|your help|everything))[\s!.,~?]*)*$"
+    r"|^(?:你好|您好|嗨|哈喽|哈啰|早上好|早安|早|晚上好|晚安|午安|再见|拜拜|回见|谢谢|多谢|感谢|谢啦|谢了|好的|好滴|好嘞|好|行|成|嗯+|哦+|噢|喔|啊|哈+|呵呵|嘿嘿|好吧|"
+    r"知道了|明白了|明白|懂了|收到|没问题|可以|对|对的|是的|不是|没事|算了|ok|OK|好叭|666|牛|厉害|太棒了|棒|不错)[\s!！。.,，~～?？]*(?:你|您|啦|了|呀|哈|喔|哦|嗯|啊|呢|哈哈)*[\s!！。.,，~～?？]*$"
+)
+THANKS = re.compile(r"(?i)^(?:thanks|thank you|thank u|thx|ty|much appreciated|appreciate)\b|^(?:谢谢|多谢|感谢|谢啦|谢了)")
+MOOD = re.compile(
+    r"(?i)^(?:ugh,?\s*|man,?\s*|omg,?\s*|today,?\s*|tonight,?\s*|right now,?\s*)?i(?:'m| am| feel| feel so| feel really)\s+(?:so\s+|really\s+|very\s+|kinda\s+|kind of\s+|a bit\s+|a little\s+|super\s+|pretty\s+|totally\s+)?"
+    r"(?:tired|exhausted|sleepy|sad|bored|hungry|happy|angry|annoyed|stressed|anxious|grumpy|cranky|sick|down|upset|frustrated|excited|great|fine|good|okay|ok|meh|full|stuffed|cold|hot)\b"
+    r"(?:\s+(?:today|tonight|right now|now|this morning|this week|lately))?[\s!.~]*$"
+    r"|^(?:ugh|argh|lol|lmao|haha+|omg|meh|yay|woo+|phew)\b"
+    r"|^(?:哈哈+|呵呵+|嘿嘿+|笑死|啊啊+|唉+|烦死|气死|累死|困死|饿死|热死|冷死)"
+    r"|^[\u4e00-\u9fff]{1,3}死(?:了|我了)?[\s!！~～。😭😤😂]*$"
+    r"|^(?:今天|刚才|刚刚|现在|这会儿|今晚)?(?:我)?(?:好|真|太|超|有点|特别)(?:烦|累|困|无聊|郁闷|气|丧|崩溃|难受|开心|高兴|饿|冷|热)(?:啊|了|呀|死了)?"
+)
+REQUEST = re.compile(
+    r"(?i)^(?:please\s+|pls\s+|plz\s+|hey,?\s+|ok,?\s+|okay,?\s+|so,?\s+)?(?:(?:can|could|would|will)\s+you\b|write|tell me|give me|show me|help me|translate|summari[sz]e|explain|make|create|generate|"
+    r"find|search|look up|list|draft|compose|fix|calculate|convert|rewrite|check|recommend|suggest|describe|compare|book|set|open|play|send|remind me|let me know|"
+    r"any (?:ideas|tips|suggestions|recs|recommendations)|ideas for|what about|how about|i need (?:ideas|help|a|an|some)|i want (?:ideas|a list|you to)|i'd like (?:ideas|you to))\b"
+    r"|^(?:请|麻烦)?(?:你)?(?:帮我|帮忙|给我|替我|你能|你可以|能不能|可以帮|翻译|写一|写个|总结|解释|推荐|查一下|搜一下|算一下|讲个|说个|生成|画|来一|来个|讲讲|说说|介绍)"
+)
+# The user talking about the assistant, not about themself ("you're the best", "你真聪明").
+ABOUT_YOU = re.compile(r"(?i)^(?:you|you're|you are|your|u r|ur)\b|^(?:你|您)(?!们家)")
+SMALL_TALK = re.compile(
+    r"(?i)\b(?:weather|raining|sunny|lol|haha|lmao|good night|goodnight|brb|ttyl|gtg|bedtime|off to bed|just kidding|jk|random question|quick question)\b"
+    r"|天气|下雨|好热|好冷|哈哈|笑死|晚安|睡了|先睡|先撤|去吃饭了|溜了|开玩笑|随便问问|问个问题|刚看到|刷到"
+    r"|不想(?:聊|说|提)|不知道为啥|不知道为什么|说个事|说个秘密|再说吧|还好吧"
+)
+TRANSIENT = re.compile(
+    r"(?i)\b(?:today|tonight|this morning|this afternoon|right now|at the moment|atm|just now|currently eating|for lunch today|for dinner tonight)\b"
+    r"|今天|今晚|刚才|刚刚|这会儿|此刻|现在好|中午吃了|晚饭吃了|早饭吃了"
+)
+DURABLE = re.compile(
+    r"(?i)\b(?:always|never|usually|every|each|since|years?|allergic|vegetarian|vegan|live|lives|work|works|born|married|diagnosed|own|owns|"
+    r"my (?:wife|husband|son|daughter|kids?|partner|dog|cat|mom|dad|job|boss|company)|next (?:week|month|year))\b"
+    r"|总是|从不|从来|每天|每周|每年|一直|常年|多年|过敏|吃素|住在|工作|上班|结婚|生日|下个月|下周|明年|我(?:的)?(?:女儿|儿子|老婆|老公|猫|狗)"
+)
+# "这句英语语法对吗 I has finished it": a question particle before a quoted bit.
+_ZH_ASK = re.compile(r"(?:吗|么|嘛|呢)(?=\s+[A-Za-z0-9])")
+# "好嘞 我去看看", "ok I'll try that": the user answering the assistant, not telling it anything.
+_TRY_IT = re.compile(
+    r"(?i)^(?:好|好的|好嘞|好滴|行|嗯|ok|okay|sure|cool)[\s,，!！~～]*(?:那)?(?:我)?(?:先|去|回头|等下|待会)?(?:看看|试试|研究一下|想想|收起来|记下了)[\s!！。.~～]*$"
+    r"|^(?:ok|okay|sure|cool|great)[\s,!]*(?:i'?ll|will|let me|gonna)\s+(?:try|check|look|think about)\b"
+)
+_FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|i'd|my|mine|me|we|our|we're|we've|us)\b|我")
+_ENTITY = re.compile(r"(?<=\w\s)[A-Z][a-z]{2,}|\d|[A-Z]{2,}|(?:叫|名叫|名字是)[\u4e00-\u9fff]{2,3}")
+_WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9']+")
+_REMEMBER = re.compile(
+    r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also|oh|btw)[\s,]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:remember|don't forget|do not forget|note|keep in mind|make a note|save|memori[sz]e)"
+    r"(?:\s+(?:this|that|for me))?\s*(?:that\b|:|,|-|：)?\s*"
+    r"|^(?:请|麻烦|你)?(?:能|可以)?(?:要|帮我|给我|替我)?(?:记住|记一下|记下来|记下|记着|记好|备忘|别忘了|不要忘了|不要忘记|别忘记)(?:了|一下|好)?(?:[:：，,]|这件事[:：，,]?)?\s*"
+)
+
+NOISE_PROTOTYPES = (
+    "Hi there!", "Thanks so much, that helps.", "Good night!", "lol ok", "Sounds good.", "You're the best.",
+    "What's the weather like tomorrow?", "Can you write me a poem about autumn?", "Tell me a joke.",
+    "I'm so tired today.", "Ugh, Mondays.", "Haha that's funny.", "Never mind.", "Just saying hi.",
+    "Translate this into French.", "How do I bake bread?", "That makes sense, thank you.", "Hmm let me think.",
+    "It's raining again.", "I'm bored right now.", "Okay, got it.", "Nice, cool.",
+    "你好呀", "谢谢你", "晚安啦", "哈哈哈笑死我了", "好的知道了", "今天好累啊", "帮我写一首诗", "明天天气怎么样",
+    "你真聪明", "没事了", "讲个笑话吧", "随便聊聊", "刚吃完饭", "有点困了", "好吧好吧", "嗯嗯",
+)
+DURABLE_PROTOTYPES = (
+    "I live in Denver.", "I work as a nurse at St Mary's.", "I'm allergic to shellfish.", "My daughter Emma is seven.",
+    "I'm vegetarian.", "We have a golden retriever called Biscuit.", "I drive a Honda Civic.", "I have type 2 diabetes.",
+    "I'm flying to Tokyo next Friday.", "My favourite band is Radiohead.", "I prefer short answers.", "I grew up in Manchester.",
+    "I'm learning Spanish.", "My husband is a chef.", "I quit my job last month.", "I use a MacBook for work.",
+    "我住在成都。", "我是一名护士。", "我对花生过敏。", "我女儿今年七岁。", "我吃素。", "我家狗叫豆豆。", "我开的是比亚迪。",
+    "我有高血压。", "下周三要去上海出差。", "我最喜欢的歌手是周杰伦。", "回答简短一点。", "我老家是山东的。", "我在学日语。",
+    "我老公是厨师。", "上个月辞职了。", "我用的是华为手机。",
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    keep: bool
+    reason: str
+    score: float = 0.0
+
+
+def strip_remember(text: str) -> str:
+    """The statement inside "remember that …" / "记住…" (the text itself when there is none)."""
+    m = _REMEMBER.match(text)
+    rest = text[m.end():] if m else text
+    return rest if rest.strip() else text
+
+
+def _size(text: str) -> int:
+    return len(_WORDS.findall(text))
+
+
+class NoiseFilter:
+    """Scores clauses; keeps statements about the user.
+
+    Args:
+        embedder: the profile's model (None: words only).
+        threshold: the least score a kept clause has.
+    """
+
+    _cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, embedder: Embedder | None, threshold: float = 0.7) -> None:
+        self.embedder = embedder
+        self.threshold = threshold
+
+    def _prototypes(self) -> tuple[np.ndarray, np.ndarray]:
+        assert self.embedder is not None
+        name = self.embedder.model_name
+        with self._lock:
+            if name not in self._cache:
+                self._cache[name] = (self.embedder.embed(list(NOISE_PROTOTYPES)), self.embedder.embed(list(DURABLE_PROTOTYPES)))
+            return self._cache[name]
+
+    def margin(self, vector: np.ndarray) -> float:
+        """Mean similarity to the 3 nearest durable prototypes minus to the 3 nearest noise ones."""
+        noise, durable = self._prototypes()
+        near_noise = np.sort(noise @ vector)[-3:].mean()
+        near_durable = np.sort(durable @ vector)[-3:].mean()
+        return float(near_durable - near_noise)
+
+    def judge(
+        self, clause: str, vector: np.ndarray | None, topic: Topic | None, *, user_subject: bool = True, implied_subject: bool = False
+    ) -> Verdict:
+        """Whether one clause is kept.
+
+        Args:
+            clause: the clause, "remember that …" already unwrapped.
+            vector: its embedding (None: words only).
+            topic: its topic (topics.py), if any.
+            user_subject: False when the subject is known to be someone other than the user
+                (their people still count, as part of the user's life).
+            implied_subject: the clause has no subject of its own and continues the one
+                before it ("在大连一所中学教物理" after "我是阿雯").
+        """
+        text = clause.strip()
+        if not _WORDS.search(text):
+            return Verdict(False, "no words")
+        if looks_like_injection(text):
+            return Verdict(False, "instruction to the assistant (possible prompt injection)")
+        if GREETING.match(text) or THANKS.match(text):
+            return Verdict(False, "greeting, thanks or acknowledgement")
+        lang = language(text)
+        if is_question(Sentence(text, 0, lang)):
+            return Verdict(False, "question")
+        if _ZH_ASK.search(text) or _TRY_IT.match(text):
+            return Verdict(False, "question or acknowledgement")
+        if REQUEST.match(text):
+            return Verdict(False, "request to the assistant")
+        if ABOUT_YOU.match(text) and not _FIRST_PERSON.search(text):
+            return Verdict(False, "about the assistant")
+        if is_hypothetical(text) and (topic is None or topic.slot != "user.plan"):
+            return Verdict(False, "hypothetical")
+        mood = MOOD.match(text) is not None
+        if mood and (topic is None or topic.slot not in ("user.health", "user.allergy")):
+            return Verdict(False, "passing mood")
+        size = _size(text)
+        if size < (3 if lang == "zh" else 2):
+            return Verdict(False, "too short")
+        score = 0.0
+        if topic is not None:
+            score += 1.0
+        if _FIRST_PERSON.search(text):
+            score += 0.8
+        elif implied_subject and user_subject:
+            score += 0.8  # "住在武汉", "started couch to 5k": the speaker is the subject
+        elif lang == "zh" and user_subject:
+            score += 0.3  # Chinese often leaves the subject out
+        if _ENTITY.search(text):
+            score += 0.4
+        if DURABLE.search(text):
+            score += 0.4
+        if SMALL_TALK.search(text):
+            score -= 0.8
+        if TRANSIENT.search(text) and topic is None:
+            score -= 0.6
+        if size < (5 if lang == "zh" else 4) and topic is None:
+            score -= 0.4
+        if vector is not None and self.embedder is not None:
+            score += 2.0 * self.margin(vector)
+        keep = score >= self.threshold
+        return Verdict(keep, f"score {score:.2f}" + ("" if keep else " (below threshold)"), score)
+
+
+__all__ = ["GREETING", "MOOD", "REQUEST", "NoiseFilter", "Verdict", "strip_remember"]

@@ -1,0 +1,194 @@
+"""The update decision: add, bump a duplicate, or supersede what the new memory replaces.
+
+- A slotted fact (`user.city`) replaces the active facts of its slot that hold another value.
+- Any memory of a one-value topic (where the user lives, works, what they eat, drive, use)
+  replaces the older memories of that topic — episodes included — when it names a different
+  value ("搬到苏州" after "我住在杭州"), or says the old value ended ("I quit", "不再吃素").
+  A tentative clause ("thinking about moving to Denver") replaces nothing.
+- A memory that repeats an active one (same text, or a near-identical vector) bumps it.
+
+Superseded memories stay in history and come back on restore. A semantic fact's source
+episode goes with it: when the fact is superseded, so is the episode it was distilled from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+import numpy as np
+
+from assistant.clock import to_ts
+from assistant.memory.service import MemoryService
+from assistant.memory.store import NewMemory
+from assistant.memory.text import normalize
+from assistant.memory.topics import (
+    BY_SLOT,
+    CHANGE,
+    ENDED,
+    TENTATIVE,
+    Topic,
+    new_values,
+    value_words,
+)
+from assistant.memory.types import Action, Candidate, Change, Kind, Memory, Status, Turn
+
+# Near-duplicates by rescaled similarity: above this a candidate repeats a memory.
+DUPLICATE_SIMILARITY = 0.9
+OVERRIDE_SIMILARITY = 0.5
+
+
+def topic_of_slot(slot: str | None) -> Topic | None:
+    """The topic a slotted fact belongs to (`user.employer` counts as work, `user.job`)."""
+    if not slot:
+        return None
+    if slot.startswith("user.employer"):
+        return BY_SLOT["user.job"]
+    best: Topic | None = None
+    for topic_slot, topic in BY_SLOT.items():
+        if (slot == topic_slot or slot.startswith(topic_slot + ".")) and (best is None or len(topic_slot) > len(best.slot)):
+            best = topic
+    return best
+
+
+def _same_value(memory: Memory, candidate: Candidate) -> bool:
+    if normalize(memory.content) == normalize(candidate.content):
+        return True
+    value = (candidate.value or "").strip()
+    return bool(value) and normalize(value) in normalize(memory.content) and memory.kind is Kind.SEMANTIC
+
+
+def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> bool:
+    """Whether a new statement `text` of a one-value `topic` replaces the older memory `old`."""
+    if not topic.single or TENTATIVE.search(text):
+        return False
+    if topic.changes_only:
+        return CHANGE.search(text) is not None
+    new = {normalize(value)} if value else new_values(text)
+    before = value_words(old.content)
+    if new and before:
+        return not (new & before) or ENDED.search(text) is not None
+    return CHANGE.search(text) is not None or ENDED.search(text) is not None
+
+
+_ZH_PARTY = re.compile(r"(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?=分手|离婚|分开|断了|掰了)")
+
+
+def _names(text: str) -> set[str]:
+    """The people a statement names ("Tamsin", "阿杰"), normalized."""
+    found = {w for w in value_words(text) if w[:1].isalpha()}
+    found |= {m.group(1) for m in _ZH_PARTY.finditer(text)}
+    return {normalize(n) for n in found if len(n) >= 2}
+
+
+class UpdateDecision:
+    """Decides and commits one candidate against what the profile already holds."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+
+    def decide(
+        self,
+        candidate: Candidate,
+        at: float,
+        turn: Turn | None,
+        *,
+        vector: np.ndarray | None = None,
+        derived_from: int | None = None,
+        keep: Collection[int] = (),
+    ) -> Change:
+        """Store `candidate` (or bump its twin) and supersede what it replaces.
+
+        Args:
+            at: the time it was said (seconds since the epoch).
+            vector: its embedding when already computed (an episode's), else computed here.
+            derived_from: the episode a semantic candidate was distilled from.
+            keep: ids never replaced (the memories the same message just stored).
+        """
+        store = self.service.store
+        replaced: list[Memory] = []
+        topic = BY_SLOT.get(candidate.topic or "") or topic_of_slot(candidate.slot)
+        if candidate.slot:
+            for memory in store.active_by_slot(candidate.slot):
+                if _same_value(memory, candidate):
+                    store.bump(memory.id, at, importance=candidate.importance)
+                    return Change(Action.NOOP, memory.id, memory.content, memory.category, reason="already known")
+                if memory.id not in keep:
+                    replaced.append(memory)
+        else:
+            similar = self.similar(candidate.content, vector, limit=3)
+            for memory, sim in similar:
+                if sim >= DUPLICATE_SIMILARITY or normalize(memory.content) == normalize(candidate.content):
+                    store.bump(memory.id, at, importance=candidate.importance)
+                    return Change(Action.NOOP, memory.id, memory.content, memory.category, reason="near-duplicate")
+            if candidate.override:
+                replaced = [m for m, sim in similar if sim >= OVERRIDE_SIMILARITY and m.category is candidate.category and m.id not in keep][:1]
+        if topic is not None and topic.single:
+            taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
+            for memory in store.active_by_topics([topic.slot]) + self._slotted(topic):
+                if memory.id not in taken and replaces(topic, candidate.evidence or candidate.content, memory, candidate.value):
+                    replaced.append(memory)
+                    taken.add(memory.id)
+        if topic is not None and not topic.single and ENDED.search(candidate.evidence or candidate.content):
+            # "我和阿杰分手了", "Tamsin and I broke up": what named the person in that part of life ends.
+            names = _names(candidate.evidence or candidate.content)
+            taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
+            for memory in store.active_by_topics([topic.slot]) + self._slotted(topic):
+                if memory.id not in taken and any(name in normalize(memory.content) for name in names):
+                    replaced.append(memory)
+                    taken.add(memory.id)
+        # A replaced fact's source episode is replaced with it (a stale episode brings the old fact back).
+        episodes = {m.derived_from for m in replaced if m.derived_from} - {m.id for m in replaced} - set(keep)
+        replaced += [m for m in store.get_many(episodes).values() if m.status is Status.ACTIVE]
+
+        new = NewMemory(
+            content=candidate.content,
+            category=candidate.category,
+            kind=candidate.kind,
+            slot=candidate.slot,
+            entities=candidate.entities,
+            importance=candidate.importance,
+            confidence=candidate.confidence,
+            source=candidate.source,
+            review=candidate.confidence < 0.5,
+            expires_at=to_ts(candidate.expires_at) if candidate.expires_at else None,
+            event_at=to_ts(candidate.event_at) if candidate.event_at else at,
+            session_id=turn.session_id if turn else None,
+            source_message_id=turn.message_id if turn else None,
+            vault_ids=candidate.vault_ids,
+            topic=topic.slot if topic is not None else candidate.topic,
+            derived_from=derived_from,
+        )
+        memory = self.service.add(new, replacing=[m.id for m in replaced], now=at, vector=vector)
+        if replaced:
+            return Change(Action.UPDATE, memory.id, memory.content, memory.category, replaced_id=replaced[0].id, reason="replaces an older memory")
+        return Change(Action.ADD, memory.id, memory.content, memory.category)
+
+    def _slotted(self, topic: Topic) -> list[Memory]:
+        """The active slotted facts of a topic that carry no topic tag (stored before topics)."""
+        prefixes = ["user.employer", "user.job"] if topic.slot == "user.job" else [topic.slot]
+        found = [m for p in prefixes for m in self.service.store.active_by_slot_prefix(p)]
+        if topic.slot == "user.diet":
+            found = [m for m in found if m.slot == "user.diet"]  # user.diet.avoid.* hold more than one value
+        return [m for m in found if m.topic is None]
+
+    def similar(self, content: str, vector: np.ndarray | None, limit: int) -> list[tuple[Memory, float]]:
+        """Active memories nearest to `content`, with rescaled similarity."""
+        from assistant.memory.recall import similarity_floor
+
+        service = self.service
+        if service.index.count() == 0:
+            return []
+        floor = similarity_floor(service.embedder)
+        query = vector if vector is not None else service.embedder.embed_one(content)
+        hits = service.index.query(query, limit, service.profile_id)
+        found = service.store.get_many([i for i, _ in hits])
+        out = []
+        for memory_id, sim in hits:
+            memory = found.get(memory_id)
+            if memory is not None and memory.status is Status.ACTIVE:
+                out.append((memory, max(0.0, (sim - floor) / (1 - floor))))
+        return out
+
+
+__all__ = ["DUPLICATE_SIMILARITY", "OVERRIDE_SIMILARITY", "UpdateDecision", "replaces", "topic_of_slot"]

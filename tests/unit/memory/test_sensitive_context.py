@@ -1,0 +1,231 @@
+"""Values a key word names ("passport number is X1234567"), SSNs, IBANs, exact value boundaries."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from assistant.memory.sensitive import (
+    KIND_LABELS,
+    KINDS,
+    find_sensitive,
+    iban_ok,
+    mask,
+    redact_masked,
+    ssn_ok,
+)
+from tests.unit.memory.test_sensitive import kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # passport
+        ("Remember that my passport number is X1234567", [("passport", "X1234567")]),
+        ("passport no. E1234567, expires 2030", [("passport", "E1234567")]),
+        ("my passport #G12345678.", [("passport", "G12345678")]),
+        ("我的护照号是E12345678", [("passport", "E12345678")]),
+        ("护照号码：E12345678。", [("passport", "E12345678")]),
+        ("港澳通行证 C12345678", [("passport", "C12345678")]),
+        # ID
+        ("my ID card number is G1234567", [("id_number", "G1234567")]),
+        ("national ID: 7501011234", [("id_number", "7501011234")]),
+        ("my ID is A123456789", [("id_number", "A123456789")]),
+        ("身份证号码为110101199003077777", [("id_number", "110101199003077777")]),  # bad checksum, named
+        # SSN
+        ("my SSN is 078-05-1120", [("ssn", "078-05-1120")]),
+        ("social security number: 123 45 6789", [("ssn", "123 45 6789")]),
+        ("ssn 078051120", [("ssn", "078051120")]),
+        ("national insurance number QQ 12 34 56 C", [("ssn", "QQ 12 34 56 C")]),
+        # driver's licence
+        ("driver's license number D1234-5678-9012", [("driver_license", "D1234-5678-9012")]),
+        ("driving licence: MORGA753116SM9IJ", [("driver_license", "MORGA753116SM9IJ")]),
+        ("驾照号是 440301199001011234", [("driver_license", "440301199001011234")]),
+        ("驾驶证号码：D12345678", [("driver_license", "D12345678")]),
+        # IBAN and accounts
+        ("IBAN: DE89 3704 0044 0532 0130 00", [("iban", "DE89 3704 0044 0532 0130 00")]),
+        ("bank account: GB82 WEST 1234 5698 7654 32", [("iban", "GB82 WEST 1234 5698 7654 32")]),
+        ("iban de89370400440532013000", [("iban", "de89370400440532013000")]),
+        ("IBAN DE89370400440532013001", [("account", "DE89370400440532013001")]),  # named, checksum off
+        ("account number 12345678", [("account", "12345678")]),
+        ("my bank account is 0123456789.", [("account", "0123456789")]),
+        ("账号 6222021234567890", [("account", "6222021234567890")]),
+        ("银行账户是 955880012345678", [("account", "955880012345678")]),
+        ("卡号：6222 0212 3456 7890", [("bank_card", "6222 0212 3456 7890")]),
+        # PIN
+        ("my PIN is 4321", [("pin", "4321")]),
+        ("pin code: 987654", [("pin", "987654")]),
+        ("银行卡PIN码是 4321", [("pin", "4321")]),
+        # passwords
+        ("wifi password = s3cr3t-Wifi!", [("password", "s3cr3t-Wifi!")]),
+        ("the password for the office wifi is Sunny2024?", [("password", "Sunny2024?")]),
+        ('password "abc def" for the router', [("password", "abc def")]),
+        ("my password is “correct horse”", [("password", "correct horse")]),
+        ("passcode: 0000#", [("password", "0000#")]),
+        ("passphrase is correct horse battery staple.", [("password", "correct horse battery staple")]),
+        ("(password: hunter2).", [("password", "hunter2")]),
+        ("password: a(b)c)", [("password", "a(b)c")]),
+        ("password is hunter2; pin is 2468", [("password", "hunter2"), ("pin", "2468")]),
+        ("密码是abc123。", [("password", "abc123")]),
+        ("路由器密码：Ab#12345，别忘了", [("password", "Ab#12345")]),
+        ("口令为 Tiger@88", [("password", "Tiger@88")]),
+        ("支付密码“12 34 56”", [("password", "12 34 56")]),
+        # licence plates
+        ("车牌号是粤B12345", [("license_plate", "粤B12345")]),
+        ("我的车牌京A·12345", [("license_plate", "京A·12345")]),
+        ("车牌：沪AD12345", [("license_plate", "沪AD12345")]),
+        ("my license plate is AB12 CDE", [("license_plate", "AB12 CDE")]),
+        ("plate number 7ABC123", [("license_plate", "7ABC123")]),
+        # insurance
+        ("policy number POL-2023-88771", [("policy_number", "POL-2023-88771")]),
+        ("my insurance policy is AXA-99812", [("policy_number", "AXA-99812")]),
+        ("insurance ID: 88123456", [("policy_number", "88123456")]),
+        ("保单号为 P2023889977", [("policy_number", "P2023889977")]),
+        ("医保卡号：1234567890", [("policy_number", "1234567890")]),
+        ("社保号是 31011219900101", [("policy_number", "31011219900101")]),
+        # tax
+        ("tax id: 12-3456789", [("tax_id", "12-3456789")]),
+        ("VAT number GB123456789", [("tax_id", "GB123456789")]),
+        ("税号 91310000MA1FL8X", [("tax_id", "91310000MA1FL8X")]),
+        ("纳税人识别号是 91440300MA5D", [("tax_id", "91440300MA5D")]),
+    ],
+)
+def test_named_values_are_found_with_exact_boundaries(text: str, expected: list[tuple[str, str]]) -> None:
+    assert kinds(text) == expected
+    for span in find_sensitive(text):
+        assert text[span.start : span.end] == span.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my password manager is 1Password",
+        "I passed the exam",
+        "the pin on the map",
+        "room 1204",
+        "iPhone 15",
+        "flight CA1234",
+        "my account was suspended",
+        "I'm 34",
+        "我的密码忘了",
+        "身份证丢了",
+        "my passport expires in 2030",
+        "I renewed my passport in 2019",
+        "passport photos cost 20 dollars",
+        "my car insurance costs 1500",
+        "insurance is 1500 a year",
+        "account 2024 was a good year",
+        "my password must be 12 characters",
+        "密码是6位数字",
+        "密码是多少",
+        "身份证号码是多少？",
+        "my passphrase is too short",
+        "the password is wrong",
+        "I lost my ID card yesterday",
+        "the tax was 15%",
+        "membership number 12345678",
+        "member ID: 55512345",
+        "会员卡号 88886666",
+        "会员账号是 abc12345",
+        "order ID 12345678",
+        "tracking number 1Z999AA10123456784",
+        "Ein 2024 gutes Jahr",
+        "I pinned 3 photos",
+        "passport password",
+    ],
+)
+def test_ordinary_sentences_give_no_span(text: str) -> None:
+    assert find_sensitive(text) == []
+
+
+def test_an_order_number_is_not_sensitive() -> None:
+    assert find_sensitive("order number 113-4567890-1234567") == []
+    assert find_sensitive("my order 123-45-6789 shipped") == []  # SSN-shaped, named as an order
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("SSN on file: 078-05-1120", [("ssn", "078-05-1120")]),
+        ("call about 123-45-6789 today", [("ssn", "123-45-6789")]),  # shape alone
+        ("IBAN-free text DE89 3704 0044 0532 0130 00 end", [("iban", "DE89 3704 0044 0532 0130 00")]),
+        ("pay to NL91ABNA0417164300 please", [("iban", "NL91ABNA0417164300")]),
+        ("pay to NL91ABNA0417164301 please", []),  # checksum off: not an IBAN
+        ("refs 000-12-3456 666-12-3456 912-12-3456 123-00-4567 123-45-0000", []),  # never issued
+        ("version 123-45-67890", []),
+    ],
+)
+def test_ssn_and_iban_by_shape(text: str, expected: list[tuple[str, str]]) -> None:
+    assert kinds(text) == expected
+
+
+def test_checksums() -> None:
+    assert iban_ok("DE89 3704 0044 0532 0130 00") and iban_ok("gb82west12345698765432")
+    assert not iban_ok("DE89 3704 0044 0532 0130 01") and not iban_ok("DE89")
+    assert ssn_ok("078-05-1120") and not ssn_ok("900-05-1120") and not ssn_ok("078-05-112")
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "masked"),
+    [
+        ("passport", "X1234567", "*****567"),
+        ("ssn", "078-05-1120", "***-**-1120"),
+        ("iban", "DE89 3704 0044 0532 0130 00", "********3000"),
+        ("pin", "4321", "****"),
+        ("license_plate", "粤B12345", "****345"),
+        ("id_number", "G1234567", "*****567"),
+        ("account", "1234", "***34"),
+        ("bank_card", "6222 0212", "*****212"),
+    ],
+)
+def test_mask_keeps_at_most_the_tail(kind: str, value: str, masked: str) -> None:
+    assert mask(kind, value) == masked
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("value", ["AB12", "X1234567", "DE89370400440532013000", "粤B12345"])
+def test_no_mask_shows_the_whole_value(kind: str, value: str) -> None:
+    if kind in ("email", "address", "phone"):
+        return  # shaped values with their own masks (test_sensitive.py)
+    shown = "".join(ch for ch in mask(kind, value) if ch.isalnum())
+    assert len(shown) <= 4 and shown != value
+
+
+def test_every_kind_has_labels() -> None:
+    assert set(KINDS) == set(KIND_LABELS)
+    assert all(en and zh for en, zh in KIND_LABELS.values())
+    assert KIND_LABELS["passport"] == ("passport number", "护照号")
+
+
+def test_the_masked_text_keeps_no_value() -> None:
+    text = "my passport number is X1234567 and the wifi password = s3cr3t-Wifi!"
+    masked = redact_masked(text)
+    assert "1234" not in masked and "s3cr3t" not in masked and "!" not in masked
+    assert find_sensitive(masked) == []  # a stub is not taken for a value
+
+
+@pytest.mark.parametrize(
+    "big",
+    [
+        "password " * 25_000,
+        "password: " * 20_000,
+        "password:" * 25_000,
+        "123-45-" * 30_000,
+        "1-" * 100_000,
+        "pin 1234 " * 22_000,
+        "密码是" * 70_000,
+        "护照号码是" * 40_000,
+        "DE89 " * 40_000,
+        "account for the x " * 11_000,
+        "password" + " " * 200_000 + "x1",
+        'password "' * 20_000,
+        "password: " + "a" * 200_000,
+    ],
+    ids=range(13),
+)
+def test_adversarial_input_is_linear(big: str) -> None:
+    start = time.perf_counter()
+    find_sensitive(big)
+    # a hang guard (about 0.5 s here): quadratic work on 200k characters would take minutes
+    assert time.perf_counter() - start < 20.0
