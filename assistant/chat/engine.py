@@ -36,7 +36,6 @@ from assistant.llm.backend import ChatBackend, ChatMessage, ChatResult, Role
 from assistant.llm.errors import LLMError, StreamInterrupted
 from assistant.llm.extraction import ExtractionOutcome, LLMExtractor, SourceMessage
 from assistant.memory.inject import block_language
-from assistant.memory.sensitive import redact_masked
 from assistant.memory.text import storable
 from assistant.memory.types import Action, Change, Memory, Status, Turn
 
@@ -166,7 +165,7 @@ class ChatEngine:
         previous = self._last_assistant(session_id)
 
         if session.temporary:
-            masked = redact_masked(text)  # no vault write: a temporary chat leaves nothing behind
+            masked = self.profile.writer.mask_known(text)  # no vault write: a temporary chat leaves nothing behind
         else:
             with self._write_lock:
                 masked = self.profile.writer.protect(text, now).text
@@ -176,7 +175,7 @@ class ChatEngine:
         reply = self._stream(plan.messages, plan.expected_tokens, on_token, cancel)
         status: MessageStatus = "partial" if reply.partial else ("error" if reply.error and not reply.text else "complete")
         assistant_message = self.history.add_message(
-            session_id, "assistant", redact_masked(reply.text), to_ts(self.clock.now()),
+            session_id, "assistant", self.profile.writer.mask_known(reply.text), to_ts(self.clock.now()),
             status=status, injected_ids=plan.injected_ids,
         )
         by_id = {m.id: m for m in memories}

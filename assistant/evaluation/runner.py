@@ -44,7 +44,6 @@ from assistant.evaluation.scenarios import Message, Probe, Scenario
 from assistant.memory.embedder import Embedder
 from assistant.memory.extract.validate import garbage_problem
 from assistant.memory.inject import block_language, render_block
-from assistant.memory.sensitive import redact_masked
 from assistant.memory.types import Turn
 
 Maintain = Callable[[Profile, datetime], None]
@@ -251,7 +250,7 @@ class ScenarioRunner:
 
     def _message(self, profile: Profile, history: ConversationStore, event: Message, sid: str, previous: dict[str, Turn]) -> None:
         if event.role == "assistant":
-            stored = history.add_message(sid, "assistant", redact_masked(event.content), to_ts(event.at))
+            stored = history.add_message(sid, "assistant", profile.writer.mask_known(event.content), to_ts(event.at))
             previous[sid] = Turn("assistant", event.content, at=event.at, session_id=sid, message_id=stored.id)
             return
         masked = profile.writer.protect(event.content, event.at).text

@@ -19,11 +19,20 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from assistant.memory.extract.common import Sentence, language, sentences
+from assistant.memory.extract.common import Sentence, is_question, language, sentences
+from assistant.memory.topics import about_someone_else
 
 # Where a Chinese sentence may be cut: commas, enumeration marks, and connectives that start
 # a new statement. The connective stays with the clause it opens.
-_ZH_CUT = re.compile(r"[，,、：:]+\s*|\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=(?:而且|然后|但是|不过|可是|另外|还有就是|所以|因此|同时)[\u4e00-\u9fff])")
+_ZH_CUT = re.compile(
+    r"[，,、：:]+\s*"
+    # a space between two Chinese words ("好嘞 我去看看"), not around a Latin word in mixed text
+    # ("一家叫 Lumora 的电商公司")
+    r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
+    r"|(?<=[\u4e00-\u9fff])(?=(?:而且|然后|但是|不过|可是|另外|还有就是|所以|因此|同时)[\u4e00-\u9fff])"
+)
+# In an English sentence, Chinese punctuation still ends a clause (mixed messages).
+_CJK_PUNCT_CUT = re.compile(r"[，、；：]+\s*")
 # An English cut: a comma/semicolon/dash or "and/but/so/because" followed by a new subject.
 _EN_SUBJECT = r"(?:i|i'm|im|i've|i'll|i'd|my|we|we're|we've|our|me|he|she|they|he's|she's|they're|his|her|their)\b"
 # "I live in Duluth and work as a physical therapist": a second predicate of the same subject.
@@ -32,6 +41,10 @@ _EN_CUT = re.compile(
     rf"(?i)\s*(?:[,;:]|\s[-–—])\s*(?:(?:and|but|so|plus|also|because|cause|cuz|since|though|although|while)\s+)?(?={_EN_SUBJECT})"
     rf"|\s+(?:and|but|so|plus|because|cause|cuz|since|though|although|while|whereas)\s+(?={_EN_SUBJECT})"
     rf"|\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?={EN_PREDICATE})"
+    # ", so please …", ", anyway can you …": what follows is addressed to the assistant
+    r"|(?i:\s*,\s*(?:so\s+|and\s+|but\s+|anyway\s+)?(?=(?:please|pls|can you|could you|would you|any (?:ideas|tips))\b))"
+    # "sorry if I'm slow to reply, Biscuit (my beagle) keeps …": a name starts a new statement
+    r"|\s*,\s*(?=[A-Z][a-z]+\s+(?:\([^)]{1,40}\)\s+)?(?:is|was|has|had|keeps|kept|loves|likes|hates|just|got|works|lives|turned|started|needs|can't|won't|doesn't)\b)"
 )
 # A clause that only refers back to the one before it.
 _EN_BACK = re.compile(r"(?i)^(?:i|we)(?:'m|'re| am| are)?\s+(?:really\s+|so\s+|totally\s+|absolutely\s+)?(?:love|like|enjoy|hate|miss|adore|dislike)\s+(?:it|this|that|them|the place)(?:\s+(?:here|there|so much|a lot))?\W*$"
@@ -65,15 +78,24 @@ def _size(text: str) -> int:
     return cjk + 2 * len(re.findall(r"[A-Za-z0-9]+", text))
 
 
+def _cuts(s: Sentence) -> list[tuple[int, int]]:
+    """Where a sentence is cut: (start, end) of each separator, in order."""
+    if s.lang == "zh":
+        return [m.span() for m in _ZH_CUT.finditer(s.text)]
+    found = [m.span() for m in _EN_CUT.finditer(s.text)]
+    if _CJK.search(s.text):
+        found += [m.span() for m in _CJK_PUNCT_CUT.finditer(s.text)]
+    return sorted(found)
+
+
 def _pieces(s: Sentence) -> list[tuple[int, int]]:
     """(start, end) of the parts of one sentence, relative to the sentence."""
-    cut = _ZH_CUT if s.lang == "zh" else _EN_CUT
     spans: list[tuple[int, int]] = []
     pos = 0
-    for m in cut.finditer(s.text):
-        if m.start() > pos:
-            spans.append((pos, m.start()))
-        pos = max(pos, m.end())
+    for start, end in _cuts(s):
+        if start > pos:
+            spans.append((pos, start))
+        pos = max(pos, end)
     if pos < len(s.text):
         spans.append((pos, len(s.text)))
     return [(a, b) for a, b in spans if s.text[a:b].strip(" \t,，、;；:：")]
@@ -129,6 +151,54 @@ def split_clauses(text: str) -> list[Clause]:
     out: list[Clause] = []
     for index, s in enumerate(sentences(text)):
         out.extend(clauses_of(s, index))
+    return _join_continuations(text, out)
+
+
+# "My wife Priya and I …", "Tom and I …": one subject, not two clauses.
+_EN_VERB = re.compile(
+    r"(?i)\b(?:is|am|are|was|were|be|been|'s|'m|'re|have|has|had|do|does|did|got|get|live|lives|work|works|"
+    r"love|loves|like|likes|need|needs|want|wants|went|go|goes|moved|just|started|use|uses|make|made)\b|n't\b"
+)
+
+
+def _own_subject(clause: Clause) -> bool:
+    if clause.lang == "zh":
+        return _ZH_SUBJECT.match(clause.text) is not None or about_someone_else(clause.text)
+    return re.match(rf"(?i)^{_EN_SUBJECT}", clause.text) is not None or about_someone_else(clause.text) or (
+        re.match(r"^[A-Z][a-z]+\b", clause.text) is not None and _EN_VERB.search(clause.text) is not None
+    )
+
+
+def _asks(clause: Clause) -> bool:
+    """A question or a request to the assistant: never part of a statement."""
+    from assistant.memory.noise import REQUEST
+
+    return is_question(Sentence(clause.text, 0, clause.lang)) or REQUEST.match(clause.text) is not None
+
+
+def _join_continuations(text: str, clauses: list[Clause]) -> list[Clause]:
+    """Join a clause with no subject of its own to the one before it when that one is about
+    someone else (a person or a pet) in the same sentence: "娃今年上一年级了，叫小满，数学还行"
+    is one memory about the child, "叫小满" alone says nothing. A compound subject ("My wife
+    Priya and I just closed on a townhouse") is joined too. The user's own clauses stay apart:
+    each can be superseded by itself ("我叫王磊，住在武汉" — a move replaces only the city)."""
+    out: list[Clause] = []
+    other = False
+    for clause in clauses:
+        prev = out[-1] if out and out[-1].sentence == clause.sentence else None
+        between = text[prev.end:clause.start] if prev is not None else ""
+        compound = (
+            prev is not None and clause.lang == "en" and re.fullmatch(r"\s+and\s+", between) is not None
+            and len(prev.text.split()) <= 4 and _EN_VERB.search(prev.text) is None
+        )
+        if _own_subject(clause) and not compound:
+            other = about_someone_else(clause.text)
+        elif prev is not None and (other or compound) and not _asks(clause):
+            out[-1] = Clause(text[prev.start:clause.end], prev.start, clause.end, prev.lang, prev.sentence)
+            if compound:
+                other = about_someone_else(out[-1].text) and not re.search(r"(?i)\band\s+I\b", out[-1].text)
+            continue
+        out.append(clause)
     return out
 
 

@@ -71,7 +71,7 @@ def cue_slots(query: str) -> set[str]:
 
 
 _PLANS_ASK = re.compile(
-    r"\b(?:upcoming|coming up|plans?|schedule|agenda|deadlines?|this week|next week|this weekend|next few|"
+    r"\b(?:upcoming|coming up|plans?|schedule|agenda|deadlines?|this week|next week|this weekend|next few|my week|my weekend|calendar|going on|"
     r"tomorrow|prepare|get ready|to-?do|remind)\b|安排|计划|日程|行程|准备|这周|本周|下周|周末|明天|后天|最近有什么|要做什么|提醒|截止|deadline",
     re.I,
 )
@@ -91,9 +91,9 @@ def _under(key: str | None, slots: set[str]) -> bool:
 
 
 def matches(memory: Memory, slots: set[str]) -> bool:
-    """Whether a memory's slot, or its topic (an episode's), is one the question points at."""
-    return _under(memory.slot, slots) or _under(memory.topic, slots) or bool(
-        memory.topic and any(s.startswith(memory.topic + ".") for s in slots)
+    """Whether a memory's slot, or one of its topics (an episode's), is one the question points at."""
+    return _under(memory.slot, slots) or any(
+        _under(topic, slots) or any(s.startswith(topic + ".") for s in slots) for topic in memory.topics
     )
 
 
@@ -102,3 +102,47 @@ def cue_topics(slots: set[str]) -> list[str]:
     from assistant.memory.topics import TOPICS
 
     return sorted(t.slot for t in TOPICS if _under(t.slot, slots) or any(s.startswith(t.slot + ".") for s in slots))
+
+
+# Who the user is: the memories a personal request may need whatever it asks (a bio needs the
+# job, a dinner idea the diet, a weekend plan the city and the children). Reply-style wishes
+# apply to every answer.
+PROFILE_SLOTS = (
+    "user.name", "user.age", "user.city", "user.address", "user.hometown", "user.job", "user.employer",
+    "user.school", "user.family", "user.pet", "user.diet", "user.allergy", "user.health", "user.reply_style",
+)
+ALWAYS_SLOTS = ("user.reply_style",)
+
+# Quoted text is material to work on, not the user speaking ("把 'I'll be there' 翻成中文").
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|『[^』]*』")
+# "How do I reverse a string?" asks how anyone does it; "how should I prepare?" asks about me.
+_GENERIC_HOW = re.compile(r"(?i)\bhow (?:do|does|can|could|would|to) (?:i|you|we|one)\b|\bhow to\b")
+_FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|our|ours|us)\b|我|咱")
+_ADVICE = re.compile(
+    r"(?i)\b(?:recommend|suggest|ideas?|tips|advice|recs|should i|what should|any good|plan (?:a|my|our|the))\b"
+    r"|推荐|建议|有什么好|有啥好|该怎么|该不该|怎么办|有啥办法|有什么办法|安排|怎么挑|怎么选|咋办|咋回事|怎么回事|合适|适合"
+    # Chinese leaves the subject out: "想买张新的办公椅" is "I want to buy …"
+    r"|^(?:想|要|打算|准备|最近|今天|明天|周末|晚上|下周|这周|上完|刚)"
+)
+
+
+def is_personal(query: str) -> bool:
+    """Whether a request is about the user's own situation (their plans, tastes, work, people),
+    so that who they are matters to the answer — not a question anyone could ask ("17乘以23",
+    "translate hello world", "how do I reverse a string in python?")."""
+    text = _QUOTED.sub(" ", query)
+    if _ADVICE.search(text):
+        return True
+    return _FIRST_PERSON.search(_GENERIC_HOW.sub(" ", text)) is not None
+
+
+_IDENTIFIER_ASK = re.compile(
+    r"(?i)\b(?:order|tracking|ticket|booking|reservation|confirmation|reference|case|policy|account|membership|invoice)"
+    r"\s*(?:number|no\.?|#|id|code)?\b|\b(?:number|code|id)\b"
+    r"|单号|编号|号码|订单|工单|物流号|运单|快递号|取件码|票号|会员号|保单|流水号|预订号|确认号"
+)
+
+
+def asks_for_identifier(query: str) -> bool:
+    """Whether a question asks for a number or code the user gave ("那个净化器的单号发我一下")."""
+    return _IDENTIFIER_ASK.search(query) is not None

@@ -21,7 +21,13 @@ from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
 from assistant.memory.noise import NoiseFilter, Verdict, strip_remember
 from assistant.memory.timewords import future_date
-from assistant.memory.topics import Topic, TopicClassifier, about_someone_else, value_words
+from assistant.memory.topics import (
+    Topic,
+    TopicClassifier,
+    about_someone_else,
+    cue_topics,
+    value_words,
+)
 from assistant.memory.types import Candidate, Category, Kind, Source
 
 MAX_EPISODE_CHARS = 600  # a longer clause is pasted material, not something said about oneself
@@ -39,18 +45,37 @@ class Episode:
     topic: Topic | None
     verdict: Verdict
     values: set[str] = field(default_factory=set)
+    also: list[Topic] = field(default_factory=list)  # the other topics its words name
+    span: Span | None = None  # the day(s) ahead it speaks of, its own or its sentence's
     candidate: Candidate | None = None  # set when the clause is kept
 
 
-def _dated(body: str, now: datetime) -> tuple[str, datetime | None, datetime | None]:
-    """The body with the day it names ahead written out ("（2026-04-22）"), and that span."""
-    span = future_date(body, now)
+Span = tuple[datetime, datetime]
+
+# A clause that tells what happened names no day ahead, whatever its date words: "I moved to
+# Lisbon on March 3", "上个月三号搬的家".
+_PAST = re.compile(
+    r"(?i)\b(?:was|were|did|had|went|moved|bought|sold|got|started|finished|left|ago|last|yesterday|used to)\b"
+    r"|去年|上个?月|上个?周|上个?星期|以前|之前|昨天|前天|那年|当年"
+)
+_AHEAD = re.compile(r"(?i)\b(?:will|'ll|going to|gonna|next|upcoming|plan(?:ning)?|tomorrow|due|booked)\b|要|准备|打算|计划|下个?")
+
+
+def _ahead(body: str, now: datetime) -> Span | None:
+    """The day or days ahead a clause names, if it speaks of what is to come."""
+    if _PAST.search(body) and not _AHEAD.search(body):
+        return None
+    return future_date(body, now)
+
+
+def _dated(body: str, span: Span | None) -> str:
+    """The body with the day it names ahead written out ("（2026-04-22）")."""
     if span is None:
-        return body, None, None
+        return body
     start, end = span
     day = start.strftime("%Y-%m-%d") + ("" if end.date() == start.date() else "–" + end.strftime("%Y-%m-%d"))
     cjk = re.search(r"[\u4e00-\u9fff]", body) is not None
-    return (f"{body}（{day}）" if cjk else f"{body} ({day})"), start, end
+    return f"{body}（{day}）" if cjk else f"{body} ({day})"
 
 
 _NAMES_SUBJECT = re.compile(r"(?i)^(?:i|i'm|i've|i'd|i'll|we|we're|my|our)\b|^(?:我|我们|咱)")
@@ -100,14 +125,12 @@ class EpisodeCapture:
 
     Args:
         embedder: the profile's model; clause vectors come from it in one batch per message.
-        floor: the model's similarity floor (recall.similarity_floor), for topic prototypes.
     """
 
-    def __init__(self, embedder: Embedder | None, floor: float = 0.0) -> None:
+    def __init__(self, embedder: Embedder | None) -> None:
         self.embedder = embedder
         self.noise = NoiseFilter(embedder)
         self.topics = TopicClassifier(embedder) if embedder is not None else None
-        self.floor = floor
 
     def capture(self, clauses: list[Clause], now: datetime, *, explicit_message: bool = False) -> list[Episode]:
         """Judge every clause; kept ones carry an episodic `candidate`."""
@@ -117,13 +140,13 @@ class EpisodeCapture:
         out: list[Episode] = []
         subject_is_user = True
         last_topic: Topic | None = None  # of the clause before, for one that has no subject
+        kept_sentence = -1  # the sentence whose last clause was kept
+        spans: dict[int, Span] = {}  # sentence -> the day ahead its first dated clause names
         for i, (clause, body) in enumerate(zip(clauses, bodies, strict=True)):
             vector = None if vectors is None else vectors[i]
             if self.topics is not None:
-                topic = self.topics.classify(body, vector, self.floor)
+                topic = self.topics.classify(body, vector)
             else:
-                from assistant.memory.topics import cue_topics
-
                 cued = cue_topics(body)
                 topic = cued[0] if cued else None
             # A clause with no subject continues the one before it: "我老婆是护士，在协和上班",
@@ -132,18 +155,30 @@ class EpisodeCapture:
             implied = _no_subject(body)
             if other or _NAMES_SUBJECT.match(body.strip()):
                 subject_is_user = not other
-            verdict = self.noise.judge(body, vector, topic, user_subject=subject_is_user, implied_subject=implied)
+            verdict = self.noise.judge(
+                body, vector, topic, user_subject=subject_is_user, implied_subject=implied,
+                continues=implied and kept_sentence == clause.sentence,
+            )
+            kept_sentence = clause.sentence if verdict.keep else -1
             if implied and topic is None and verdict.keep:
                 topic = last_topic  # tags the episode; the clause alone did not show it
             last_topic = topic or last_topic
-            episode = Episode(clause, body, vector, topic, verdict, value_words(body))
+            also = [t for t in cue_topics(body) if t is not topic]
+            # "这周五 (27号) 有个 deadline，要交 quarterly report 给老板": the report is due then too.
+            span = _ahead(body, now)
+            if span is not None:
+                spans.setdefault(clause.sentence, span)
+            elif implied:
+                span = spans.get(clause.sentence)
+            episode = Episode(clause, body, vector, topic, verdict, value_words(body), also, span)
             if verdict.keep:
                 episode.candidate = self._candidate(episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None)
             out.append(episode)
         return out
 
     def _candidate(self, episode: Episode, now: datetime, explicit: bool) -> Candidate:
-        content, start, end = _dated(episode.body.strip(), now)
+        content = _dated(episode.body.strip(), episode.span)
+        start, end = episode.span or (None, None)
         topic = episode.topic
         category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
         if start is not None:
@@ -165,6 +200,7 @@ class EpisodeCapture:
             expires_at=end + timedelta(days=1) if end is not None else None,
             extractor="episodic",
             topic=topic.slot if topic else None,
+            topics=[t.slot for t in episode.also],
         )
         return candidate
 

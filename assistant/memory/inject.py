@@ -7,6 +7,7 @@ Each memory is rendered as quoted data (a JSON string on its own line), so a mem
 from __future__ import annotations
 
 import json
+import re
 from datetime import tzinfo
 
 from assistant.clock import from_ts
@@ -39,10 +40,25 @@ def block_language(query: str, setting: str = "auto") -> str:
     return "zh" if has_cjk(query) else "en"
 
 
+# A sensitive value's masked stub and its vault tag ("617****0148 [vault #1]", "**** **** ****
+# 4521 [vault #2]"): the model needs to know that the user gave one, never any of its characters.
+_VAULTED = re.compile(
+    r"(?:\*{4} \*{4} \*{4} \d{4}|\*{3}, [^\[\]\n]{1,40}?|[A-Za-z0-9@.\-]*\*[A-Za-z0-9@.\-*]*|[\u4e00-\u9fff]{2,12}[省市区县]\*{3})"
+    r" \[vault #\d+\]"
+)
+_IN_VAULT = {"en": "[kept in the vault]", "zh": "[已加密保存]"}
+
+
+def prompt_text(content: str, lang: str = "en") -> str:
+    """A memory's text as the model sees it: sensitive values only as "[kept in the vault]"."""
+    return _VAULTED.sub(_IN_VAULT.get(lang, _IN_VAULT["en"]), content)
+
+
 def _line(memory: Memory, lang: str, tz: tzinfo | None) -> str:
     date = from_ts(memory.event_at or memory.created_at, tz).date().isoformat()
     category = _CATEGORY_ZH.get(memory.category.value, memory.category.value) if lang == "zh" else memory.category.value
-    quoted = json.dumps(memory.content, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+    text = prompt_text(memory.content, "zh" if has_cjk(memory.content) else "en")
+    quoted = json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
     return f"- [{category} · {date}] {quoted}"
 
 

@@ -29,6 +29,8 @@ from assistant.memory.extract.common import (
     language,
     looks_like_injection,
 )
+from assistant.memory.prototypes import DURABLE_PROTOTYPES, NOISE_PROTOTYPES
+from assistant.memory.similarity import script, skill
 from assistant.memory.topics import Topic
 
 GREETING = re.compile(
@@ -87,26 +89,6 @@ _REMEMBER = re.compile(
     r"|^(?:请|麻烦|你)?(?:能|可以)?(?:要|帮我|给我|替我)?(?:记住|记一下|记下来|记下|记着|记好|备忘|别忘了|不要忘了|不要忘记|别忘记)(?:了|一下|好)?(?:[:：，,]|这件事[:：，,]?)?\s*"
 )
 
-NOISE_PROTOTYPES = (
-    "Hi there!", "Thanks so much, that helps.", "Good night!", "lol ok", "Sounds good.", "You're the best.",
-    "What's the weather like tomorrow?", "Can you write me a poem about autumn?", "Tell me a joke.",
-    "I'm so tired today.", "Ugh, Mondays.", "Haha that's funny.", "Never mind.", "Just saying hi.",
-    "Translate this into French.", "How do I bake bread?", "That makes sense, thank you.", "Hmm let me think.",
-    "It's raining again.", "I'm bored right now.", "Okay, got it.", "Nice, cool.",
-    "你好呀", "谢谢你", "晚安啦", "哈哈哈笑死我了", "好的知道了", "今天好累啊", "帮我写一首诗", "明天天气怎么样",
-    "你真聪明", "没事了", "讲个笑话吧", "随便聊聊", "刚吃完饭", "有点困了", "好吧好吧", "嗯嗯",
-)
-DURABLE_PROTOTYPES = (
-    "I live in Denver.", "I work as a nurse at St Mary's.", "I'm allergic to shellfish.", "My daughter Emma is seven.",
-    "I'm vegetarian.", "We have a golden retriever called Biscuit.", "I drive a Honda Civic.", "I have type 2 diabetes.",
-    "I'm flying to Tokyo next Friday.", "My favourite band is Radiohead.", "I prefer short answers.", "I grew up in Manchester.",
-    "I'm learning Spanish.", "My husband is a chef.", "I quit my job last month.", "I use a MacBook for work.",
-    "我住在成都。", "我是一名护士。", "我对花生过敏。", "我女儿今年七岁。", "我吃素。", "我家狗叫豆豆。", "我开的是比亚迪。",
-    "我有高血压。", "下周三要去上海出差。", "我最喜欢的歌手是周杰伦。", "回答简短一点。", "我老家是山东的。", "我在学日语。",
-    "我老公是厨师。", "上个月辞职了。", "我用的是华为手机。",
-)
-
-
 @dataclass(frozen=True)
 class Verdict:
     keep: bool
@@ -133,30 +115,46 @@ class NoiseFilter:
         threshold: the least score a kept clause has.
     """
 
-    _cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    _cache: dict[str, dict[str, tuple[np.ndarray, np.ndarray, float]]] = {}
     _lock = threading.Lock()
 
-    def __init__(self, embedder: Embedder | None, threshold: float = 0.7) -> None:
+    def __init__(self, embedder: Embedder | None, threshold: float = 0.7, min_skill: float = 0.8) -> None:
         self.embedder = embedder
         self.threshold = threshold
+        self.min_skill = min_skill
 
-    def _prototypes(self) -> tuple[np.ndarray, np.ndarray]:
+    def _prototypes(self) -> dict[str, tuple[np.ndarray, np.ndarray, float]]:
+        """Per script: noise and durable prototype vectors, and how well the model tells them apart."""
         assert self.embedder is not None
         name = self.embedder.model_name
         with self._lock:
             if name not in self._cache:
-                self._cache[name] = (self.embedder.embed(list(NOISE_PROTOTYPES)), self.embedder.embed(list(DURABLE_PROTOTYPES)))
+                texts = list(NOISE_PROTOTYPES) + list(DURABLE_PROTOTYPES)
+                labels = ["noise"] * len(NOISE_PROTOTYPES) + ["durable"] * len(DURABLE_PROTOTYPES)
+                vectors = self.embedder.embed(texts)
+                skills = skill(texts, labels, vectors)
+                by_script: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
+                for lang, value in skills.items():
+                    noise = [i for i, t in enumerate(texts) if labels[i] == "noise" and script(t) == lang]
+                    durable = [i for i, t in enumerate(texts) if labels[i] == "durable" and script(t) == lang]
+                    by_script[lang] = (vectors[noise], vectors[durable], value)
+                self._cache[name] = by_script
             return self._cache[name]
 
-    def margin(self, vector: np.ndarray) -> float:
-        """Mean similarity to the 3 nearest durable prototypes minus to the 3 nearest noise ones."""
-        noise, durable = self._prototypes()
+    def margin(self, vector: np.ndarray, lang: str) -> float:
+        """Mean similarity to the 3 nearest durable prototypes of the clause's script minus to
+        the 3 nearest noise ones; 0 where the model cannot tell the two apart in that script."""
+        found = self._prototypes().get(lang)
+        if found is None or found[2] < self.min_skill:
+            return 0.0
+        noise, durable, _ = found
         near_noise = np.sort(noise @ vector)[-3:].mean()
         near_durable = np.sort(durable @ vector)[-3:].mean()
         return float(near_durable - near_noise)
 
     def judge(
-        self, clause: str, vector: np.ndarray | None, topic: Topic | None, *, user_subject: bool = True, implied_subject: bool = False
+        self, clause: str, vector: np.ndarray | None, topic: Topic | None, *, user_subject: bool = True,
+        implied_subject: bool = False, continues: bool = False,
     ) -> Verdict:
         """Whether one clause is kept.
 
@@ -168,6 +166,8 @@ class NoiseFilter:
                 (their people still count, as part of the user's life).
             implied_subject: the clause has no subject of its own and continues the one
                 before it ("在大连一所中学教物理" after "我是阿雯").
+            continues: it continues a kept statement of the same sentence ("我是个大三学生，
+                在武汉读书，学的土木"): the statement goes on, unless a hard signal says otherwise.
         """
         text = clause.strip()
         if not _WORDS.search(text):
@@ -212,8 +212,10 @@ class NoiseFilter:
             score -= 0.6
         if size < (5 if lang == "zh" else 4) and topic is None:
             score -= 0.4
+        if continues:
+            score += 0.5
         if vector is not None and self.embedder is not None:
-            score += 2.0 * self.margin(vector)
+            score += 2.0 * self.margin(vector, script(text))
         keep = score >= self.threshold
         return Verdict(keep, f"score {score:.2f}" + ("" if keep else " (below threshold)"), score)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,48 +21,23 @@ import numpy as np
 from assistant.clock import to_ts
 from assistant.config import RecallWeights
 from assistant.memory.context import session_neighbours, spread
-from assistant.memory.cues import asks_about_plans, asks_for_preferences, cue_slots, cue_topics
+from assistant.memory.cues import (
+    ALWAYS_SLOTS,
+    PROFILE_SLOTS,
+    asks_about_plans,
+    asks_for_identifier,
+    asks_for_preferences,
+    cue_slots,
+    cue_topics,
+    is_personal,
+)
 from assistant.memory.cues import matches as cue_matches
-from assistant.memory.embedder import Embedder
 from assistant.memory.service import MemoryService
+from assistant.memory.similarity import floors, script
 from assistant.memory.text import identifiers, idf, match_expression, normalize, tokens
-from assistant.memory.types import Hit, Kind, Memory, Status
+from assistant.memory.types import Category, Hit, Kind, Memory, Status
 
 log = logging.getLogger("mnemo.recall")
-
-# Sentences about unrelated things: their mean pairwise similarity is the model's floor,
-# which differs a lot between models (MiniLM ≈ 0.05, BGE ≈ 0.35). Similarities are rescaled
-# above that floor so one threshold serves every model.
-_CALIBRATION = [
-    "The train to the airport leaves every twenty minutes.",
-    "我昨天买了一双新的跑鞋。",
-    "Photosynthesis turns sunlight into chemical energy.",
-    "这家餐厅的红烧肉很好吃。",
-    "Remember to water the tomatoes before the weekend.",
-    "他们在会议上讨论了明年的预算。",
-    "My laptop battery drains quickly when gaming.",
-    "今晚的月亮特别圆。",
-    "The museum is closed on Mondays.",
-    "我妹妹在学钢琴。",
-    "Stock prices fell sharply after the announcement.",
-    "周末我们去爬山吧。",
-]
-_floors: dict[str, float] = {}
-_floor_lock = threading.Lock()
-
-
-def similarity_floor(embedder: Embedder) -> float:
-    name = embedder.model_name
-    with _floor_lock:
-        if name not in _floors:
-            vectors = embedder.embed(_CALIBRATION)
-            sims = vectors @ vectors.T
-            n = len(_CALIBRATION)
-            off_diagonal = (sims.sum() - np.trace(sims)) / (n * n - n)
-            _floors[name] = float(min(0.6, max(0.0, off_diagonal)))
-            log.info("similarity floor for %s: %.3f", name, _floors[name])
-        return _floors[name]
-
 
 @dataclass
 class RecallOptions:
@@ -74,7 +48,7 @@ class RecallOptions:
     recency_half_life_days: float = 60.0
     candidates: int = 100
     routes: frozenset[str] = frozenset(
-        {"semantic", "keyword", "identifier", "entity", "cue", "time", "plans", "pinned", "context"}
+        {"semantic", "keyword", "identifier", "entity", "cue", "time", "plans", "pinned", "context", "profile"}
     )
     # Ordering: each route's evidence scaled to this query's candidates, mixed half and half
     # (absolute scores mix badly: a model's cosine range and a query's keyword coverage move
@@ -93,6 +67,15 @@ class RecallOptions:
     # "用户对海鲜过敏" before "上次吃了虾进了急诊" (similarity is rescaled over the candidates, so
     # among a few close ones the least close scores 0 however close it is).
     order_semantic: float = 0.3
+    # Who the user is (cues.PROFILE_SLOTS) is relevant to any personal request ("draft a
+    # LinkedIn headline for me" needs the job, "dessert ideas for date night" the partner's
+    # intolerance); it orders below what the request itself points at.
+    profile_weight: float = 0.45
+    order_profile: float = 0.15
+    profile_per_topic: int = 2
+    identifiers: int = 10  # a question for "the number" looks at the newest this many identifiers
+    profile_plans: int = 3  # the next few plans ...
+    profile_plans_days: float = 60.0  # ... within this many days
 
 
 @dataclass
@@ -104,6 +87,7 @@ class _Features:
     identifier: float = 0.0
     time: float = 0.0
     cue: float = 0.0
+    profile: float = 0.0
     routes: set[str] = field(default_factory=set)
 
 
@@ -165,11 +149,9 @@ class Recaller:
             t0 = time.perf_counter()
             vector = self.service.embedder.embed_one(text)
             t1 = time.perf_counter()
-            floor = similarity_floor(self.service.embedder)
             for memory_id, sim in self.service.index.query(vector, opts.candidates, store.profile_id):
                 f = feat(memory_id)
                 f.raw_similarity = sim
-                f.similarity = max(0.0, (sim - floor) / (1.0 - floor))
                 f.routes.add("semantic")
             trace.embed_ms = (t1 - t0) * 1000
             trace.vector_ms = (time.perf_counter() - t1) * 1000
@@ -184,6 +166,11 @@ class Recaller:
                     f = feat(memory_id)
                     f.identifier = 1.0
                     f.routes.add("identifier")
+            if asks_for_identifier(text):  # "what was that order number?": every one the user gave
+                for memory in store.list(category=Category.IDENTIFIER, limit=opts.identifiers):
+                    f = feat(memory.id)
+                    f.cue = 1.0
+                    f.routes.add("identifier")
         if "time" in opts.routes and self._past_range is not None:
             span = self._past_range(text, now)
             if span is not None:
@@ -194,6 +181,15 @@ class Recaller:
         if "pinned" in opts.routes:
             for memory_id in store.pinned_ids():
                 feat(memory_id).routes.add("pinned")
+        if "profile" in opts.routes:
+            personal = is_personal(text)
+            profile = self._profile(PROFILE_SLOTS if personal else ALWAYS_SLOTS)
+            if personal:  # what lies ahead is part of who the user is now
+                profile += [m.id for m in store.upcoming(now_ts, now_ts + opts.profile_plans_days * 86400, limit=opts.profile_plans)]
+            for memory_id in profile:
+                f = feat(memory_id)
+                f.profile = 1.0
+                f.routes.add("profile")
 
         memories = store.get_many(feats)
         live = {i: m for i, m in memories.items() if m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > now_ts)}
@@ -203,6 +199,7 @@ class Recaller:
             # rank as the least similar, whatever their real closeness (LoCoMo dev turn
             # recall@10 0.715 → 0.752; docs/benchmarks.md). Their similarity gates them too.
             self._measure_similarity([i for i in live if feats[i].raw_similarity is None], vector, feats)
+            self._calibrate(live, feats, script(text))
         if live and query_terms and "keyword" in opts.routes:
             self._keyword_coverage(query_terms, live, feats)
         if "entity" in opts.routes:
@@ -238,7 +235,9 @@ class Recaller:
         if "context" in opts.routes and opts.neighbours:
             # Context is worth its cost only around the leading candidates.
             lead = sorted(order, key=lambda i: -order[i])[: opts.context_candidates]
-            extra = self._add_neighbours(lead, live, feats, query_terms, vector if "semantic" in opts.routes else None, now_ts)
+            extra = self._add_neighbours(
+                lead, live, feats, query_terms, vector if "semantic" in opts.routes else None, now_ts, script(text)
+            )
             # The neighbours spread too: the turn that answers is often the one next to the
             # turn that names the subject, and it must borrow that turn's score.
             relevance, order = self._rank(live, feats, now_ts, context_ids=lead + extra)
@@ -276,6 +275,7 @@ class Recaller:
         return (
             w.similarity * f.similarity + w.keyword * f.keyword + w.entity * f.entity
             + self.options.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
+            + self.options.profile_weight * f.profile
         )
 
     def _rank(
@@ -304,6 +304,7 @@ class Recaller:
                 + w.importance * (memory.importance - 1) / 4 + w.recency * recency + w.access * access
                 + w.pinned * float(memory.pinned)
                 + opts.order_semantic * float(memory.kind is Kind.SEMANTIC)
+                + opts.order_profile * f.profile
             )
         if context_ids:
             near = session_neighbours(self.service.db, self.service.profile_id, context_ids, len(opts.neighbours))
@@ -311,9 +312,26 @@ class Recaller:
             order = spread(order, near, opts.neighbours)
         return relevance, order
 
+    def _profile(self, slots: tuple[str, ...]) -> list[int]:
+        """The newest few memories of each part of who the user is, semantic facts first."""
+        store = self.service.store
+        topics = cue_topics(set(slots))
+        found = store.active_by_slot_prefixes(list(slots), limit=60) + store.active_by_topics(topics, limit=60, main_only=True)
+        per_topic: dict[str, list[int]] = {}
+        seen: set[int] = set()
+        for memory in sorted(found, key=lambda m: (m.kind is not Kind.SEMANTIC, -(m.event_at or m.created_at))):
+            key = next((s for s in slots if memory.slot and (memory.slot == s or memory.slot.startswith(s + "."))), memory.topic)
+            if memory.id in seen or key is None:
+                continue
+            seen.add(memory.id)
+            chosen = per_topic.setdefault(key, [])
+            if len(chosen) < self.options.profile_per_topic:
+                chosen.append(memory.id)
+        return [i for ids in per_topic.values() for i in ids]
+
     def _add_neighbours(
         self, lead: list[int], live: dict[int, Memory], feats: dict[int, _Features], terms: list[str],
-        vector: np.ndarray | None, now_ts: float,
+        vector: np.ndarray | None, now_ts: float, query_script: str,
     ) -> list[int]:
         """Bring the session neighbours of the leading episodic candidates into the candidate set; their ids."""
         reach = len(self.options.neighbours)
@@ -330,6 +348,7 @@ class Recaller:
             feats.setdefault(i, _Features()).routes.add("context")
         if vector is not None:
             self._measure_similarity(list(added), vector, feats)
+            self._calibrate(added, feats, query_script)
         if terms:
             self._keyword_coverage(terms, added, feats)
         return list(added)
@@ -338,11 +357,17 @@ class Recaller:
         """Cosine similarity of `ids` to the query from their stored vectors."""
         if not ids:
             return
-        floor = similarity_floor(self.service.embedder)
         for i, vec in self.service.index.vectors(ids).items():
-            sim = float(np.dot(vec, vector))
-            feats[i].raw_similarity = sim
-            feats[i].similarity = max(0.0, (sim - floor) / (1.0 - floor))
+            feats[i].raw_similarity = float(np.dot(vec, vector))
+
+    def _calibrate(self, live: dict[int, Memory], feats: dict[int, _Features], query_script: str) -> None:
+        """Each candidate's similarity on the calibrated scale of its pair of scripts (an
+        English model finds any two Chinese texts alike: see similarity.py)."""
+        fl = floors(self.service.embedder)
+        for i, memory in live.items():
+            raw = feats[i].raw_similarity
+            if raw is not None:
+                feats[i].similarity = fl.rescale(raw, query_script, script(memory.content))
 
     def _keyword_coverage(self, terms: list[str], live: dict[int, Memory], feats: dict[int, _Features]) -> None:
         """IDF-weighted share of the query's terms that each candidate contains."""

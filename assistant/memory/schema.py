@@ -131,13 +131,21 @@ MIGRATIONS: list[str] = [
         WHERE session_id IS NOT NULL;
     """,
     # 4: the write path keeps every clause as an episodic memory. `topic` is the slot family a
-    # memory is about (user.city, user.job …: the read path's topic cues find episodes by it,
-    # and a new statement supersedes the old ones of a one-value topic); `derived_from` points
-    # a semantic fact at the episode it was distilled from (the read path injects one of the two).
+    # memory is mainly about (user.city, user.job …): a new statement supersedes the old ones of
+    # a one-value topic. `memory_topics` holds every part of life it touches ("my partner Jules is
+    # lactose intolerant": family and allergy), which the read path's topic cues and profile
+    # route find it by. `derived_from` points a semantic fact at the episode it was distilled
+    # from (the read path injects one of the two).
     """
     ALTER TABLE memories ADD COLUMN topic TEXT;
     ALTER TABLE memories ADD COLUMN derived_from INTEGER REFERENCES memories(id) ON DELETE SET NULL;
     CREATE INDEX IF NOT EXISTS memories_topic ON memories(profile_id, topic) WHERE topic IS NOT NULL;
     CREATE INDEX IF NOT EXISTS memories_derived_from ON memories(derived_from) WHERE derived_from IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS memory_topics (
+        memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        topic TEXT NOT NULL,
+        PRIMARY KEY (topic, memory_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS memory_topics_by_memory ON memory_topics(memory_id);
     """,
 ]

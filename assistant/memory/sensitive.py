@@ -27,6 +27,9 @@ KIND_LABELS: dict[str, tuple[str, str]] = {
     "license_plate": ("license plate", "车牌号"),
     "policy_number": ("policy number", "保单号"),
     "tax_id": ("tax ID", "税号"),
+    "security_code": ("card security code", "卡安全码"),
+    "api_key": ("API key or token", "密钥"),
+    "recovery_code": ("recovery code", "恢复码"),
 }
 """What each kind is called, in English and in Chinese (shown instead of the kind's id)."""
 KINDS = tuple(KIND_LABELS)
@@ -282,7 +285,7 @@ def mask(kind: str, value: str) -> str:
         if len(city) == 2 and not any(ch.isdigit() for ch in city[1]):
             return "***," + city[1]
         return "***"
-    if kind == "pin":
+    if kind in ("pin", "security_code", "api_key", "recovery_code"):
         return "****"
     if kind in KIND_LABELS and kind != "password":
         return _tail(value)
@@ -390,19 +393,29 @@ class _Key:
 _NUMBERED = r"(?=\s+(?:number|no\b|id\b|card))"  # "account" only as "account number", …
 _KEYS = (
     _Key("passport", r"passport", "护照|通行证"),
-    _Key("ssn", r"social\s+security|ssn|national\s+insurance", "社会安全|社会保障"),
+    _Key("ssn", r"social\s+security|ssn|national\s+insurance|(?<=\bmy\s)social(?=\s+(?:is|number|no\b|#|:))", "社会安全|社会保障"),
     _Key("id_number", rf"national\s+id(?:entity)?(?:\s+card)?|id(?:entity)?\s+card|(?:id|identity){_NUMBERED}"
          r"|(?<=\bmy\s)id", "身份证|证件"),
-    _Key("driver_license", rf"driv(?:er'?s?|ing)\s+licen[cs]e|licen[cs]e{_NUMBERED}", "驾照|驾驶证|驾驶执照"),
+    _Key("driver_license", rf"driv(?:er'?s?|ing)\s+licen[cs]e|licen[cs]e{_NUMBERED}|(?<=\bmy\s)licen[cs]e(?!\s+plate)", "驾照|驾驶证|驾驶执照"),
     _Key("license_plate", rf"(?:licen[cs]e|number|registration|car)\s+plate|plate{_NUMBERED}", "车牌|牌照"),
     _Key("iban", r"iban"),
     _Key("account", rf"(?:bank|checking|savings|current)\s+account|account{_NUMBERED}|acct", "账号|账户"),
     _Key("account", r"account", value="weak"),
-    _Key("bank_card", rf"card{_NUMBERED}", "银行卡|卡号"),
+    _Key("account", r"routing(?:\s+number)?|sort\s+code|bsb|swift(?:\s+code)?|bic"),
+    _Key("bank_card", rf"card{_NUMBERED}|(?:credit|debit|bank)\s+card", "银行卡|卡号|信用卡|储蓄卡|借记卡|工资卡"),
+    _Key("security_code", r"cvv2?|cvc2?|csc|card\s+security\s+code|security\s+code", "安全码|CVV码|验证码|校验码"),
     _Key("pin", r"pin"),
-    _Key("password", r"password|passcode|passwd|pwd|pass\s+code", "密码|口令", value="secret"),
+    # "the door code is 2580", "locker combo 12-34-56": what opens something
+    _Key("pin", r"(?:alarm|door|gate|garage|locker|safe|keypad|entry|building|lock|bike\s+lock)\s+(?:code|combo|combination|pin)"
+         r"|combination|lock\s+combo", "门禁码|门禁密码|门锁密码|保险箱密码|密码锁"),
+    _Key("password", r"password|passcode|passwd|pwd|pw|pass\s+code|wi-?fi\s+(?:key|code)", "密码|口令", value="secret"),
     _Key("password", r"pass\s?phrase", value="phrase"),
-    _Key("policy_number", rf"(?:insurance\s+)?policy{_NUMBERED}|(?:insurance|medicare|nhs|health\s+card){_NUMBERED}",
+    _Key("api_key", r"api[\s_-]?key|access[\s_-]?key|secret[\s_-]?key|private[\s_-]?key"
+         r"|(?:access|auth|api|bearer|github|gitlab|slack|openai|personal\s+access)[\s_-]?token", "密钥|秘钥|令牌", value="secret"),
+    _Key("recovery_code", r"recovery\s+(?:code|key)s?|backup\s+codes?|2fa\s+codes?", "恢复码|备用码", value="secret"),
+    _Key("recovery_code", r"seed\s+phrase|recovery\s+phrase|mnemonic(?:\s+phrase)?", "助记词", value="phrase"),
+    _Key("policy_number", rf"(?:insurance\s+)?policy{_NUMBERED}|(?:insurance|medicare|nhs|health\s+card){_NUMBERED}"
+         r"|(?:insurance|health\s+plan)\s+member(?:ship)?\s+(?:id|number)",
          "保单|保险单|医保卡|社保卡|医保|社保"),
     _Key("policy_number", r"insurance(?:\s+policy)?", value="weak"),
     _Key("tax_id", rf"tax(?:payer)?\s+(?:identification|file)|tax(?:payer)?{_NUMBERED}|tax\s+code"
@@ -474,7 +487,7 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             continue
         bare = not text[found.end() : at].strip()
         if key.value in ("secret", "phrase"):
-            span = _secret(text, at, key.value == "phrase", glue.group("quote"), bare)
+            span = _secret(text, at, key.value == "phrase", glue.group("quote"), bare, key.kind)
         else:
             span = _identifier(text, at, key, bare)
         if span is not None:
@@ -482,11 +495,11 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             yield -1, span  # the key word knows better than a shape what the value is
 
 
-def _secret(text: str, at: int, phrase: bool, quote: str | None, bare: bool) -> SensitiveSpan | None:
+def _secret(text: str, at: int, phrase: bool, quote: str | None, bare: bool, kind: str = "password") -> SensitiveSpan | None:
     if quote:  # 'password "abc def"': the whole quoted text
         close = text.find(_CLOSING_QUOTE[quote], at, at + 129)
         if close > at and "\n" not in text[at:close]:
-            return _span("password", text, at, close)
+            return _span(kind, text, at, close)
     run = _PHRASE_RUN if phrase else _SECRET_RUN
     end = at
     while (m := run.match(text, end)) is not None:
@@ -502,7 +515,7 @@ def _secret(text: str, at: int, phrase: bool, quote: str | None, bare: bool) -> 
         return None
     if value.isdigit() and _AMOUNT_UNIT.match(text, at + len(value)):  # "密码是6位数字"
         return None
-    return _span("password", text, at, at + len(value))
+    return _span(kind, text, at, at + len(value))
 
 
 def _trim(text: str, start: int, end: int) -> int:
@@ -522,10 +535,11 @@ def _identifier(text: str, at: int, key: _Key, bare: bool) -> SensitiveSpan | No
     if m is None:
         return None
     value = m.group(0)
-    if len(value) < 4 or not any(ch.isdigit() for ch in value):  # "my account was suspended"
+    shortest = 3 if key.kind == "security_code" else 4  # a CVV has three digits
+    if len(value) < shortest or not any(ch.isdigit() for ch in value):  # "my account was suspended"
         return None
     number = value.replace(" ", "").isdigit()
-    if key.kind != "pin" and number:
+    if key.kind not in ("pin", "security_code") and number:
         if key.value == "weak" and len(value) < 6:  # "insurance is 1500"
             return None
         if (bare and _YEAR.fullmatch(value)) or _AMOUNT_UNIT.match(text, m.end()):
@@ -558,6 +572,21 @@ def _zh_address_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
         yield 5, _span("address", text, start, end)
 
 
+_LONG_DIGITS = re.compile(r"(?<![\dA-Za-z])\d{4}(?:[ \-]?\d){8,15}(?![\dA-Za-z])")
+_CARD_WORDS = re.compile(r"(?i:\bcard\b|\baccount\b|\bacct\b|\bbank\b)|卡|账号|账户|银行")
+
+
+def _card_context_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    """A 12–19 digit number in a sentence about a card or a bank account is that number, even
+    when it fails the card checksum (people mistype them) and nothing joins it to the key word:
+    "我的银行卡是工商银行的 6212 2611 0200 1234 567"."""
+    for m in _LONG_DIGITS.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        if _CARD_WORDS.search(before) and not _NOT_SECRET_BEFORE.search(before):
+            kind = "account" if re.search(r"(?i:account|acct)|账号|账户", before) else "bank_card"
+            yield -1, _span(kind, text, m.start(), m.end())
+
+
 def _raw_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
     """Yield (priority, span) for every candidate; lower priority wins a tie on start."""
     if "@" in text:
@@ -567,6 +596,7 @@ def _raw_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
     yield from _intl_phone_spans(text)
     yield from _shape_spans(text)
     yield from _keyed_spans(text)
+    yield from _card_context_spans(text)
     yield from _zh_address_spans(text)
     yield from _en_address_spans(text)
 

@@ -25,7 +25,8 @@ MAX_CONTENT_CHARS = 4000
 _COLUMNS = (
     "id, profile_id, kind, category, content, summary, slot, entities, importance, confidence, "
     "source, status, superseded_by, pinned, review, created_at, updated_at, last_accessed_at, "
-    "access_count, expires_at, event_at, session_id, source_message_id, vault_ids, topic, derived_from"
+    "access_count, expires_at, event_at, session_id, source_message_id, vault_ids, topic, derived_from, "
+    "(SELECT group_concat(t.topic, ' ') FROM memory_topics AS t WHERE t.memory_id = memories.id) AS topics"
 )
 
 
@@ -57,7 +58,14 @@ def _row_to_memory(row: sqlite3.Row) -> Memory:
         vault_ids=json.loads(row["vault_ids"]),
         topic=row["topic"],
         derived_from=row["derived_from"],
+        topics=_topics(row["topic"], row["topics"]),
     )
+
+
+def _topics(primary: str | None, joined: str | None) -> list[str]:
+    """The memory's topics, its main one first."""
+    rest = sorted(set((joined or "").split()) - {primary})
+    return ([primary] if primary else []) + rest
 
 
 def clean_content(text: str) -> str:
@@ -106,8 +114,9 @@ class NewMemory:
     source_message_id: int | None = None
     summary: str | None = None
     vault_ids: Sequence[int] = ()
-    topic: str | None = None  # the slot family the memory is about (topics.py)
+    topic: str | None = None  # the slot family the memory is mainly about (topics.py)
     derived_from: int | None = None  # the episode a semantic fact was distilled from
+    topics: Sequence[str] = ()  # the other parts of life it touches
 
 
 class MemoryStore:
@@ -134,8 +143,17 @@ class MemoryStore:
             cur = self.db.execute(_INSERT, self._row(new, content, entities, now))
             memory_id = int(cur.lastrowid or 0)
             self._index_fts(memory_id, content, entities)
+            self._set_topics(memory_id, new)
             self.log_event(memory_id, "added", now, {"source": new.source.value})
         return self.get(memory_id)
+
+    def _set_topics(self, memory_id: int, new: NewMemory) -> None:
+        topics = {t for t in (new.topic, *new.topics) if t}
+        if topics:
+            self.db.executemany(
+                "INSERT OR IGNORE INTO memory_topics(memory_id, topic) VALUES (?, ?)",
+                [(memory_id, t) for t in sorted(topics)],
+            )
 
     def add_many(self, items: Sequence[tuple[NewMemory, float]]) -> builtins.list[int]:
         """Store many memories in one transaction (imports, benchmarks), each at its own time.
@@ -161,6 +179,7 @@ class MemoryStore:
                 cur = self.db.execute(_INSERT, self._row(new, content, entities, at))
                 memory_id = int(cur.lastrowid or 0)
                 ids.append(memory_id)
+                self._set_topics(memory_id, new)
                 fts.append((memory_id, index_text(content), index_text(" ".join(entities))))
                 detail = json.dumps({"source": new.source.value}, ensure_ascii=False)
                 events.append((self.profile_id, memory_id, "added", at, detail))
@@ -430,13 +449,23 @@ class MemoryStore:
         )
         return [_row_to_memory(r) for r in rows]
 
-    def active_by_topics(self, topics: Sequence[str], limit: int = 30) -> builtins.list[Memory]:
-        """Active memories tagged with one of `topics` (slot families), newest first."""
+    def active_by_topics(self, topics: Sequence[str], limit: int = 30, *, main_only: bool = False) -> builtins.list[Memory]:
+        """Active memories about one of `topics` (slot families), newest first.
+
+        Args:
+            main_only: only those whose main topic it is (the update decision: "I'm a nurse,
+                vegetarian for ten years" is about work first; quitting the job does not end
+                the diet).
+        """
         if not topics:
             return []
         marks = ",".join("?" * len(topics))
+        if main_only:
+            where = f"topic IN ({marks})"
+        else:
+            where = f"id IN (SELECT memory_id FROM memory_topics WHERE topic IN ({marks}))"
         rows = self.db.query(
-            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND topic IN ({marks}) AND +status = 'active'"
+            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND {where} AND +status = 'active'"
             " ORDER BY event_at DESC, id DESC LIMIT ?",
             (self.profile_id, *topics, limit),
         )
@@ -513,11 +542,13 @@ class MemoryStore:
         return [r[0] for r in rows]
 
     def upcoming(self, start: float, end: float, limit: int = 10) -> builtins.list[Memory]:
-        """Active plans (goal memories) whose date falls between `start` and `end`."""
+        """Active plans (goal memories) whose date falls between `start` and `end`, or whose
+        dated period has begun and not ended ("by the end of this month")."""
         rows = self.db.query(
             f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND status = 'active' AND category = 'goal'"
-            " AND event_at BETWEEN ? AND ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY event_at LIMIT ?",
-            (self.profile_id, start, end, start, limit),
+            " AND (event_at BETWEEN ? AND ? OR (expires_at IS NOT NULL AND event_at < ?))"
+            " AND (expires_at IS NULL OR expires_at > ?) ORDER BY event_at LIMIT ?",
+            (self.profile_id, start, end, start, start, limit),
         )
         return [_row_to_memory(r) for r in rows]
 

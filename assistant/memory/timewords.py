@@ -144,6 +144,8 @@ _FUTURE: list[Rule] = [
      lambda m, n: _zh_weekday(n, m.group(1) or "", m.group(2))),
     (re.compile(r"(?<!上)周末"), lambda m, n: _weekend(n, 0)),
     (re.compile(rf"下个?{_WEEK_ZH}"), lambda m, n: _span(n, _weekday_in(n, 1, 0), _weekday_in(n, 1, 6))),
+    (re.compile(r"下个?月[底末]"), lambda m, n: _month_end(n, 1)),
+    (re.compile(r"(?:这个?|本)?月[底末]"), lambda m, n: _month_end(n, 0)),
     (re.compile(r"下个?月"), lambda m, n: _month(n, 1)),
     (re.compile(r"明年"), lambda m, n: _span(n, date(n.year + 1, 1, 1), date(n.year + 1, 12, 31))),
     (re.compile(rf"({_ZH_NUM})月({_ZH_NUM})[号日]"),
@@ -160,9 +162,14 @@ _FUTURE: list[Rule] = [
      lambda m, n: _span(n, _weekday_in(n, 1, _EN_WEEKDAYS[m.group(1).lower()]))),
     (re.compile(r"(?i)\b(this|next) weekend\b|\bthe weekend\b|\bon the weekend\b"),
      lambda m, n: _weekend(n, 1 if (m.group(1) or "").lower() == "next" else 0)),
+    # "thursday the 19th", "on Friday, 3rd": the day of the month decides, not the weekday
+    (re.compile(rf"(?i)\b(?:on )?{_EN_WD},? (?:the )?(\d{{1,2}})(?:st|nd|rd|th)\b"),
+     lambda m, n: _month_day(n, None, m.group(2))),
     (re.compile(rf"(?i)\b(?:this|on|coming|this coming) {_EN_WD}\b"),
      lambda m, n: _span(n, _upcoming_weekday(n, _EN_WEEKDAYS[m.group(1).lower()]))),
     (re.compile(r"(?i)\bnext week\b"), lambda m, n: _span(n, _weekday_in(n, 1, 0), _weekday_in(n, 1, 6))),
+    (re.compile(r"(?i)\bend of next month\b"), lambda m, n: _month_end(n, 1)),
+    (re.compile(r"(?i)\bend of (?:the|this) month\b"), lambda m, n: _month_end(n, 0)),
     (re.compile(r"(?i)\bnext month\b"), lambda m, n: _month(n, 1)),
     (re.compile(r"(?i)\bnext year\b"), lambda m, n: _span(n, date(n.year + 1, 1, 1), date(n.year + 1, 12, 31))),
     (re.compile(rf"(?i)\b{_EN_MON} (\d{{1,2}})(?:st|nd|rd|th)?\b"),
@@ -173,6 +180,14 @@ _FUTURE: list[Rule] = [
     (re.compile(rf"(?i)\bin {_EN_NUM} (day|week|month)s?\b"),
      lambda m, n: _en_after(n, m.group(0).split(" ", 1)[1].rsplit(" ", 1)[0], m.group(1))),
 ]  # fmt: skip
+
+
+def _month_end(now: datetime, offset: int) -> Range:
+    """The last week of this month (offset 0) or the next (1)."""
+    index = now.year * 12 + now.month - 1 + offset
+    year, month = divmod(index, 12)
+    last = monthrange(year, month + 1)[1]
+    return _span(now, max(now.date(), date(year, month + 1, last - 6)), date(year, month + 1, last))
 
 
 def _month_day(now: datetime, month: str | None, day: str) -> Range | None:
@@ -204,15 +219,18 @@ def _en_after(now: datetime, count: str, unit: str) -> Range | None:
 
 
 def _earliest(text: str, now: datetime, rules: list[Rule]) -> Range | None:
-    best: tuple[int, Range] | None = None
+    """The range of the first time expression in `text`, or of a narrower one inside it
+    ("这个月底（1月30号）" is the 30th, not the last week of the month)."""
+    found: list[tuple[int, Range]] = []
     for rx, build in rules:
         m = rx.search(text)
-        if m is None or (best is not None and m.start() >= best[0]):
-            continue
-        found = build(m, now)
-        if found is not None:
-            best = (m.start(), found)
-    return best[1] if best else None
+        if m is not None and (span := build(m, now)) is not None:
+            found.append((m.start(), span))
+    if not found:
+        return None
+    first = min(found, key=lambda f: f[0])[1]
+    inside = [span for _, span in found if first[0] <= span[0] and span[1] <= first[1]]
+    return min(inside, key=lambda span: span[1] - span[0])
 
 
 def future_date(text: str, now: datetime) -> Range | None:

@@ -83,6 +83,7 @@ class Candidate:
     extractor: str = "rules"
     vault_ids: list[int] = field(default_factory=list)
     topic: str | None = None  # the slot family (topics.py); episodes get one from their clause
+    topics: list[str] = field(default_factory=list)  # every part of life it touches, `topic` first
 
 
 @dataclass
@@ -111,7 +112,8 @@ class Memory:
     source_message_id: int | None
     review: bool = False
     vault_ids: list[int] = field(default_factory=list)
-    topic: str | None = None  # the slot family it is about (user.city, user.job …)
+    topic: str | None = None  # the slot family it is mainly about (user.city, user.job …)
+    topics: list[str] = field(default_factory=list)  # every part of life it touches, `topic` first
     derived_from: int | None = None  # for a semantic fact: the episode it was distilled from
 
 

@@ -20,8 +20,9 @@ import numpy as np
 
 from assistant.clock import to_ts
 from assistant.memory.service import MemoryService
+from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
-from assistant.memory.text import normalize
+from assistant.memory.text import normalize, tokens
 from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
@@ -29,6 +30,7 @@ from assistant.memory.topics import (
     TENTATIVE,
     Topic,
     new_values,
+    value_terms,
     value_words,
 )
 from assistant.memory.types import Action, Candidate, Change, Kind, Memory, Status, Turn
@@ -125,16 +127,21 @@ class UpdateDecision:
                 replaced = [m for m, sim in similar if sim >= OVERRIDE_SIMILARITY and m.category is candidate.category and m.id not in keep][:1]
         if topic is not None and topic.single:
             taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
-            for memory in store.active_by_topics([topic.slot]) + self._slotted(topic):
+            for memory in store.active_by_topics([topic.slot], main_only=True) + self._slotted(topic):
                 if memory.id not in taken and replaces(topic, candidate.evidence or candidate.content, memory, candidate.value):
                     replaced.append(memory)
                     taken.add(memory.id)
         if topic is not None and not topic.single and ENDED.search(candidate.evidence or candidate.content):
-            # "我和阿杰分手了", "Tamsin and I broke up": what named the person in that part of life ends.
-            names = _names(candidate.evidence or candidate.content)
+            # "我和阿杰分手了", "Tamsin and I broke up", "half marathon is off": what named the
+            # same person or thing in that part of life ends.
+            said = candidate.evidence or candidate.content
+            names = _names(said)
+            terms = {t for t in value_terms(ENDED.sub(" ", said), topic) if len(t) >= 3}
             taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
             for memory in store.active_by_topics([topic.slot]) + self._slotted(topic):
-                if memory.id not in taken and any(name in normalize(memory.content) for name in names):
+                if memory.id in taken or memory.event_at is not None and memory.event_at > at:
+                    continue
+                if any(name in normalize(memory.content) for name in names) or terms & set(tokens(memory.content)):
                     replaced.append(memory)
                     taken.add(memory.id)
         # A replaced fact's source episode is replaced with it (a stale episode brings the old fact back).
@@ -157,6 +164,7 @@ class UpdateDecision:
             source_message_id=turn.message_id if turn else None,
             vault_ids=candidate.vault_ids,
             topic=topic.slot if topic is not None else candidate.topic,
+            topics=candidate.topics,
             derived_from=derived_from,
         )
         memory = self.service.add(new, replacing=[m.id for m in replaced], now=at, vector=vector)
@@ -174,12 +182,10 @@ class UpdateDecision:
 
     def similar(self, content: str, vector: np.ndarray | None, limit: int) -> list[tuple[Memory, float]]:
         """Active memories nearest to `content`, with rescaled similarity."""
-        from assistant.memory.recall import similarity_floor
-
         service = self.service
         if service.index.count() == 0:
             return []
-        floor = similarity_floor(service.embedder)
+        fl = floors(service.embedder)
         query = vector if vector is not None else service.embedder.embed_one(content)
         hits = service.index.query(query, limit, service.profile_id)
         found = service.store.get_many([i for i, _ in hits])
@@ -187,7 +193,7 @@ class UpdateDecision:
         for memory_id, sim in hits:
             memory = found.get(memory_id)
             if memory is not None and memory.status is Status.ACTIVE:
-                out.append((memory, max(0.0, (sim - floor) / (1 - floor))))
+                out.append((memory, fl.rescale(sim, script(content), script(memory.content))))
         return out
 
 

@@ -32,6 +32,7 @@ from assistant.memory.extract.common import forget_slot, looks_like_injection
 from assistant.memory.extract.validate import value_problem
 from assistant.memory.forget_request import forget_target
 from assistant.memory.gate import keep
+from assistant.memory.known import KnownValues, without_overlaps
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
 from assistant.memory.service import MemoryService
 from assistant.memory.text import has_cjk, normalize, tokens
@@ -103,6 +104,7 @@ class MemoryWriter:
         self.vault = vault
         self.extractors: list[CandidateSource] = list(extractors) if extractors is not None else [extract_rules]
         self.updates = UpdateDecision(service)
+        self.known = KnownValues(vault) if vault is not None else None
         self._episodes: EpisodeCapture | None = None
 
     # -- public ---------------------------------------------------------------------------
@@ -130,20 +132,28 @@ class MemoryWriter:
         return result
 
     def protect(self, text: str, now: datetime) -> Protected:
-        """Move sensitive values of `text` into the vault; the text keeps masked stubs."""
-        spans = find_sensitive(text)
-        if not spans:
-            return Protected(text, [])
+        """Move sensitive values of `text` into the vault; the text keeps masked stubs.
+
+        Values the vault holds already are found too, however they are written this time.
+        """
         stored: list[tuple[SensitiveSpan, int]] = []
         once: dict[tuple[str, str], int] = {}  # a value repeated in one message is one vault item
-        for span in spans:
+        for span in find_sensitive(text):
             key = (str(span.kind), span.value)
             if key not in once:
                 once[key] = self.vault.put(span.kind, span.value, span.masked, to_ts(now)) if self.vault else 0
             stored.append((span, once[key]))
-        ids = {id(span): vault_id for span, vault_id in stored}
-        masked = redact(text, spans, lambda s: f"{s.masked}" + (f" [vault #{ids[id(s)]}]" if ids[id(s)] else ""))
-        return Protected(masked, stored)
+        if self.known is not None:
+            stored = without_overlaps(stored + self.known.spans(text))
+        return Protected(_tagged(text, stored), stored)
+
+    def mask_known(self, text: str) -> str:
+        """`text` (an assistant reply, a summary) with every sensitive value masked: those of
+        its own shape, and those the vault holds, however they are written. Nothing is stored."""
+        spans = [(span, 0) for span in find_sensitive(text)]
+        if self.known is not None:
+            spans = without_overlaps(spans + self.known.spans(text))
+        return _tagged(text, spans)
 
     def apply(self, candidate: Candidate, user_text: str, now: datetime, turn: Turn | None = None) -> Change:
         """Gate one candidate and run the update decision (the LLM extractor's way in).
@@ -253,7 +263,7 @@ class MemoryWriter:
                     episode_ids[episode.clause.start] = change.memory_id
         for candidate in candidates:
             source_text = text if candidate.source is not Source.ASSISTANT else _first_person(assistant.content if assistant else "")
-            problem = value_problem(candidate.value, source_text) if candidate.value and candidate.slot and candidate.source is not Source.ASSISTANT else None
+            problem = _value_problem(candidate, source_text) if candidate.source is not Source.ASSISTANT else None
             if problem is not None:
                 result.changes.append(Change(Action.DROPPED, None, candidate.content, candidate.category, reason=f"value: {problem}"))
                 continue
@@ -265,10 +275,7 @@ class MemoryWriter:
 
     def _capture(self) -> EpisodeCapture:
         if self._episodes is None:
-            from assistant.memory.recall import similarity_floor
-
-            embedder = self.service.embedder
-            self._episodes = EpisodeCapture(embedder, similarity_floor(embedder))
+            self._episodes = EpisodeCapture(self.service.embedder)
         return self._episodes
 
     def _forget_requests(self, clauses: list[Clause], result: WriteResult, confirm_forget: bool) -> list[tuple[Clause, str]]:
@@ -296,7 +303,12 @@ class MemoryWriter:
     def _sensitive_candidates(self, protected: Protected, at: datetime) -> list[Candidate]:
         """One identifier memory per vaulted value: the clause it was in, masked."""
         out = []
+        # a value said again is already an identifier memory
+        known = self.service.store.vault_ids_in_use(v for _, v in protected.spans if v)
         for span, vault_id in protected.spans:
+            if vault_id in known:
+                continue
+            known.add(vault_id)
             en, zh = KIND_LABELS.get(span.kind, (span.kind, span.kind))
             clause = _clause_around(protected.text, span.masked)
             label = zh if has_cjk(clause) else en
@@ -329,6 +341,14 @@ class MemoryWriter:
         return found
 
 
+def _tagged(text: str, spans: list[tuple[SensitiveSpan, int]]) -> str:
+    """`text` with each span replaced by its masked stub and, when it has one, its vault tag."""
+    if not spans:
+        return text
+    ids = {id(span): vault_id for span, vault_id in spans}
+    return redact(text, [span for span, _ in spans], lambda s: s.masked + (f" {VAULT_TAG}{ids[id(s)]}]" if ids[id(s)] else ""))
+
+
 def _fold_explicit(candidates: list[Candidate]) -> list[Candidate]:
     """"Remember that I like X" gives a verbatim and a slotted candidate for one fact: keep the
     slotted one (it can be updated later), marked explicit and as important as the other."""
@@ -343,6 +363,17 @@ def _fold_explicit(candidates: list[Candidate]) -> list[Candidate]:
             continue
         out.append(candidate)
     return out
+
+
+def _value_problem(candidate: Candidate, message: str) -> str | None:
+    """Why a rule's slotted value is not a real value (extract/validate.py); a yes/no value
+    ("likes: yes") stands for the thing its slot names (`user.likes.龙井茶`)."""
+    if not candidate.slot or not candidate.value:
+        return None
+    value = candidate.value
+    if value in ("yes", "no"):
+        value = next((e for e in candidate.entities if normalize(e) in normalize(message)), candidate.slot.rsplit(".", 1)[-1])
+    return value_problem(value, message)
 
 
 def _same_fact(a: Candidate, b: Candidate) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from assistant.memory.maintain.context import StepContext, chunks
-from assistant.memory.recall import similarity_floor
+from assistant.memory.similarity import floors, script
 from assistant.memory.text import normalize
 from assistant.memory.types import Category, Memory, Status
 
@@ -145,13 +145,16 @@ def _vector_pairs(
     fresh = {m.id for m in active if window is None or max(m.created_at, m.updated_at) >= window}
     if not any(len(b) > 1 and any(m.id in fresh for m in b) for b in by_bucket.values()):
         return 0
-    floor = similarity_floor(service.embedder)
-    raw_threshold = floor + MERGE_SIMILARITY * (1.0 - floor)
+    fl = floors(service.embedder)
+    # The least cosine any pair of scripts needs (a first filter); each pair then needs its own.
+    raw_threshold = min(fl.raw(MERGE_SIMILARITY, a, b) for a in ("en", "zh") for b in ("en", "zh"))
     bucket_of = {m.id: key for key, bucket in by_bucket.items() for m in bucket}
     by_id = {m.id: m for m in active}
 
-    def consider(a: Memory, b: Memory) -> None:
+    def consider(a: Memory, b: Memory, sim: float) -> None:
         if a.id == b.id or bucket_of.get(a.id) != bucket_of.get(b.id):
+            return
+        if sim < fl.raw(MERGE_SIMILARITY, script(a.content), script(b.content)):
             return
         if a.slot and b.slot and a.slot != b.slot:
             return
@@ -166,7 +169,7 @@ def _vector_pairs(
             for other_id, sim in service.index.query(vector, NEIGHBOURS, ctx.profile_id):
                 other = by_id.get(other_id)
                 if other is not None and sim >= raw_threshold:
-                    consider(memory, other)
+                    consider(memory, other, sim)
         return len(new)
     checked = 0
     for bucket in by_bucket.values():  # a first run or a big import: one scan per bucket
@@ -179,7 +182,7 @@ def _vector_pairs(
             sims = matrix[list(block)] @ matrix.T
             rows, cols = np.nonzero(sims >= raw_threshold)
             for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-                consider(bucket[block[r]], bucket[c])
+                consider(bucket[block[r]], bucket[c], float(sims[r, c]))
     return checked
 
 

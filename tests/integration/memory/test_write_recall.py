@@ -87,7 +87,7 @@ def test_a_value_repeated_in_one_message_is_one_vault_item(profile: Profile, clo
 
 def test_forget_request_deletes_matching_memories(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "I live in Lisbon.")
-    assert profile.store.count() == 1
+    assert profile.store.count() == 2  # the user's words, and the fact User lives in Lisbon
     changes = say(profile, clock, "please forget where I live")
     assert any(c.action is Action.DELETE for c in changes)
     assert profile.store.count() == 0
@@ -98,7 +98,7 @@ def test_forget_request_without_confirmation_only_proposes(profile: Profile, clo
     say(profile, clock, "I live in Lisbon.")
     result = profile.writer.remember([Turn("user", "forget where I live")], clock.now())
     assert result.forget_requests and result.forget_requests[0].matches
-    assert profile.store.count() == 1
+    assert profile.store.count() == 2
 
 
 def test_exact_identifier_is_found(profile: Profile, clock: ManualClock) -> None:
@@ -160,7 +160,10 @@ def test_switching_the_embedding_model_reindexes(profile: Profile, clock: Manual
 def test_remember_that_i_like_x_is_stored_once(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "记住我喜欢喝龙井茶。")
     memories = profile.store.list()
-    assert len(memories) == 1 and memories[0].slot and memories[0].importance >= 4
+    facts = [m for m in memories if m.slot]
+    # the user's words and the fact distilled from them; the read path injects one of the two
+    assert len(facts) == 1 and facts[0].importance >= 4 and len(memories) == 2
+    assert facts[0].derived_from == next(m.id for m in memories if not m.slot)
 
 
 def test_a_new_embedding_model_gets_its_index_filled_from_the_database(profile: Profile, clock: ManualClock, embedder) -> None:

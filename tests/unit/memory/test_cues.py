@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.memory.cues import asks_about_plans, cue_slots
+from assistant.memory.cues import asks_about_plans, asks_for_identifier, cue_slots, is_personal
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,39 @@ def test_questions_about_what_lies_ahead() -> None:
 
 def test_a_programming_question_is_not_about_the_users_tools() -> None:
     assert cue_slots("how do I reverse a string in python?") == set()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "draft a one-line LinkedIn headline for me",
+        "dessert ideas for a date night at home?",
+        "what should I eat less of?",
+        "帮我写个两三句的自我介绍",
+        "想买张新的办公椅，怎么挑",
+        "recommend a podcast for my commute",
+    ],
+)
+def test_personal_requests(query: str) -> None:
+    assert is_personal(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "17乘以23等于多少",
+        "翻译一下 hello world",
+        "what's the capital of Australia?",
+        "convert 72 fahrenheit to celsius",
+        "how do I reverse a string in python?",
+        "把 'I'll be there in five minutes' 翻成中文",
+    ],
+)
+def test_questions_anyone_could_ask(query: str) -> None:
+    assert not is_personal(query)
+
+
+def test_a_question_for_a_number_the_user_gave() -> None:
+    assert asks_for_identifier("那个净化器的单号发我一下")
+    assert asks_for_identifier("what was my tracking number again?")
+    assert not asks_for_identifier("周末去哪玩")

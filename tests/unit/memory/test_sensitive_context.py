@@ -229,3 +229,35 @@ def test_adversarial_input_is_linear(big: str) -> None:
     find_sensitive(big)
     # a hang guard (about 0.5 s here): quadratic work on 200k characters would take minutes
     assert time.perf_counter() - start < 20.0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("my licence is SMITH801125JJ9AB", [("driver_license", "SMITH801125JJ9AB")]),
+        ("my social is 219 09 9999", [("ssn", "219 09 9999")]),
+        ("the wifi pw is tacocat99", [("password", "tacocat99")]),
+        ("my health insurance member ID is XGH123456789", [("policy_number", "XGH123456789")]),
+        ("the door code is 2580", [("pin", "2580")]),
+        ("locker combo is 12-34-56", [("pin", "12-34-56")]),
+        ("CVV 331", [("security_code", "331")]),
+        ("验证码是 482913", [("security_code", "482913")]),
+        ("API key sk-proj-abc123def456ghi789", [("api_key", "sk-proj-abc123def456ghi789")]),
+        ("seed phrase: apple banana cherry delta echo fox", [("recovery_code", "apple banana cherry delta echo fox")]),
+        ("routing number 021000021", [("account", "021000021")]),
+        # a card number that fails the checksum, named only somewhere before it
+        ("我的银行卡是工商银行的 6212 2611 0200 1234 567", [("bank_card", "6212 2611 0200 1234 567")]),
+        ("我的信用卡 4392 2500 1234 5678", [("bank_card", "4392 2500 1234 5678")]),
+    ],
+)
+def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
+    assert kinds(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I love my social life", "the combination of rice and beans", "I got my license last year",
+     "the token ring network", "my bank is Chase", "订单号 JD2026021088341207"],
+)
+def test_ordinary_words_are_not_keys(text: str) -> None:
+    assert kinds(text) == []

@@ -101,3 +101,13 @@ def test_month_end_rollover() -> None:
 @pytest.mark.parametrize(("text", "value"), [("十二", 12), ("两", 2), ("二十五", 25), ("十", 10), ("31", 31), ("x", None)])
 def test_zh_number(text: str, value: int | None) -> None:
     assert zh_number(text) == value
+
+
+def test_the_narrower_of_two_dates_wins() -> None:
+    now = datetime(2026, 1, 5, 9, tzinfo=ZoneInfo("Asia/Shanghai"))
+    start, end = future_date("我这个月底（1月30号）要交年终述职的PPT", now)  # type: ignore[misc]
+    assert start.date() == end.date() == date(2026, 1, 30)
+    start, _ = future_date("dentist appointment on thursday the 19th at 4pm", now)  # type: ignore[misc]
+    assert start.date() == date(2026, 1, 19)
+    start, end = future_date("月底要去清迈玩五天", now)  # type: ignore[misc]
+    assert (start.date(), end.date()) == (date(2026, 1, 25), date(2026, 1, 31))

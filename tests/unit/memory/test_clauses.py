@@ -1,0 +1,60 @@
+"""Splitting a message into clauses: zh, en and mixed text, offsets exact."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.memory.clauses import split_clauses, subjectless
+
+
+def texts(message: str) -> list[str]:
+    return [c.text for c in split_clauses(message)]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("我叫王磊，住在武汉，对海鲜过敏。", ["我叫王磊", "住在武汉", "对海鲜过敏"]),
+        ("Hi! I'm Priya Raman, I teach chemistry at a school in Leeds.",
+         ["Hi", "I'm Priya Raman", "I teach chemistry at a school in Leeds"]),
+        # a space around a Latin word in Chinese text is not a cut
+        ("我现在在一家叫 Lumora 的电商公司做 QA engineer", ["我现在在一家叫 Lumora 的电商公司做 QA engineer"]),
+        ("My doctor says I have 轻度脂肪肝 (mild fatty liver)，要我每周运动150分钟",
+         ["My doctor says I have 轻度脂肪肝 (mild fatty liver)", "要我每周运动150分钟"]),
+        # what follows a comma and "so please" is addressed to the assistant
+        ("I'm a resident in Cincinnati, so please forgive me if I disappear",
+         ["I'm a resident in Cincinnati", "please forgive me if I disappear"]),
+        # a name starts a new statement
+        ("sorry if I'm slow to reply, Biscuit (my beagle) keeps stealing my socks",
+         ["sorry if I'm slow to reply", "Biscuit (my beagle) keeps stealing my socks"]),
+    ],
+)
+def test_clauses(message: str, expected: list[str]) -> None:
+    assert texts(message) == expected
+
+
+def test_clauses_about_someone_else_stay_together() -> None:
+    assert texts("娃今年上一年级了，叫小满，数学还行。推荐几本课外书吧") == ["娃今年上一年级了，叫小满，数学还行", "推荐几本课外书吧"]
+    assert texts("我家狗子叫可乐，柯基，两岁了") == ["我家狗子叫可乐，柯基，两岁了"]
+    assert texts("我老婆是护士，在协和上班") == ["我老婆是护士，在协和上班"]
+
+
+def test_a_question_is_not_joined_to_a_statement_about_someone_else() -> None:
+    assert texts("她不会英文，走不了太多路，有什么适合她的活动？")[-1] == "有什么适合她的活动？"
+
+
+def test_a_compound_subject_is_one_clause() -> None:
+    assert texts("My wife Priya and I just closed on a townhouse in Boulder") == [
+        "My wife Priya and I just closed on a townhouse in Boulder"
+    ]
+
+
+def test_offsets_point_into_the_message() -> None:
+    message = "hey! 我叫林晓雨，住在成都，对花生过敏。I also run marathons, and I love it here"
+    for clause in split_clauses(message):
+        assert message[clause.start : clause.end] == clause.text
+
+
+def test_the_users_own_clauses_continue_the_subject() -> None:
+    clauses = split_clauses("我叫王磊，住在武汉，对海鲜过敏")
+    assert subjectless(clauses) == [False, True, True]
