@@ -25,14 +25,14 @@ from assistant.memory.topics import about_someone_else
 # Where a Chinese sentence may be cut: commas, enumeration marks, and connectives that start
 # a new statement. The connective stays with the clause it opens.
 _ZH_CUT = re.compile(
-    r"[，,、：:]+\s*"
+    r"[，、：～~]+\s*|(?<!\d)[,:](?!\d)\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"  # not "16:8", "1,450"
     # a space between two Chinese words ("好嘞 我去看看"), not around a Latin word in mixed text
     # ("一家叫 Lumora 的电商公司")
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
     r"|(?<=[\u4e00-\u9fff])(?=(?:而且|然后|但是|不过|可是|另外|还有就是|所以|因此|同时)[\u4e00-\u9fff])"
 )
 # In an English sentence, Chinese punctuation still ends a clause (mixed messages).
-_CJK_PUNCT_CUT = re.compile(r"[，、；：]+\s*")
+_CJK_PUNCT_CUT = re.compile(r"[，、；：]+\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[\u4e00-\u9fff])")
 # An English cut: a comma/semicolon/dash or "and/but/so/because" followed by a new subject.
 _EN_SUBJECT = r"(?:i|i'm|im|i've|i'll|i'd|my|we|we're|we've|our|me|he|she|they|he's|she's|they're|his|her|their)\b"
 # "I live in Duluth and work as a physical therapist": a second predicate of the same subject.
@@ -161,9 +161,16 @@ _EN_VERB = re.compile(
 )
 
 
+# A time said first ("下个月我们要去京都"): the subject comes after it.
+_ZH_TIME_FIRST = re.compile(
+    r"^(?:(?:上|下|这|本|今|明|去|前|后)个?(?:月|周|星期|礼拜|年)(?:初|底|末|中)?|昨天|今天|明天|后天|最近|前几天|去年|今年|明年|后来|现在|目前|平时|周末)[，,\s]*"
+)
+
+
 def _own_subject(clause: Clause) -> bool:
     if clause.lang == "zh":
-        return _ZH_SUBJECT.match(clause.text) is not None or about_someone_else(clause.text)
+        text = _ZH_TIME_FIRST.sub("", clause.text)
+        return _ZH_SUBJECT.match(text) is not None or about_someone_else(text)
     return re.match(rf"(?i)^{_EN_SUBJECT}", clause.text) is not None or about_someone_else(clause.text) or (
         re.match(r"^[A-Z][a-z]+\b", clause.text) is not None and _EN_VERB.search(clause.text) is not None
     )
@@ -193,7 +200,7 @@ def _join_continuations(text: str, clauses: list[Clause]) -> list[Clause]:
         )
         if _own_subject(clause) and not compound:
             other = about_someone_else(clause.text)
-        elif prev is not None and (other or compound) and not _asks(clause):
+        elif prev is not None and (compound or (other and not _asks(clause))):
             out[-1] = Clause(text[prev.start:clause.end], prev.start, clause.end, prev.lang, prev.sentence)
             if compound:
                 other = about_someone_else(out[-1].text) and not re.search(r"(?i)\band\s+I\b", out[-1].text)

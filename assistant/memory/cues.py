@@ -36,7 +36,7 @@ CUES: tuple[Cue, ...] = (
         _en("eat eating food restaurant dinner lunch breakfast cook cooking recipe meal snack menu dish cuisine order takeout bake drink dessert cake sweet sugar party coffee tea"),
         ("吃", "餐", "菜", "饭", "食谱", "外卖", "馆子", "料理", "点单", "下厨", "零食", "喝", "甜点", "蛋糕", "咖啡", "早餐", "晚餐")),
     Cue(("user.family",),
-        _en("family wife husband kid kids child children son daughter mom mum dad mother father parent parents sister brother gift anniversary partner"),
+        _en("family wife husband kid kids child children son daughter mom mum dad mother father parent parents sister brother gift anniversary partner toddler baby boyfriend girlfriend"),
         ("家人", "老婆", "老公", "孩子", "儿子", "女儿", "爸", "妈", "父母", "姐", "哥", "弟", "妹", "礼物", "家里", "娃", "纪念日", "对象")),
     Cue(("user.pet",), _en("pet pets dog dogs cat cats vet puppy kitten toy chew leash groom"), ("宠物", "狗", "猫", "兽医", "遛", "猫粮", "狗粮")),
     Cue(("user.name",), _en("name"), ("名字", "叫我", "我叫什么", "我是谁")),
@@ -119,7 +119,9 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*
 _GENERIC_HOW = re.compile(r"(?i)\bhow (?:do|does|can|could|would|to) (?:i|you|we|one)\b|\bhow to\b")
 _FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|our|ours|us)\b|我|咱")
 _ADVICE = re.compile(
-    r"(?i)\b(?:recommend|suggest|ideas?|tips|advice|recs|should i|what should|any good|plan (?:a|my|our|the))\b"
+    r"(?i)\b(?:recommend|suggest|ideas?|tips|advice|recs|should i|what should|any good|plan (?:a|my|our|the)|things to do|places to|"
+    r"where (?:can|could|should) (?:i|we)|what (?:can|could) (?:i|we)|around here|near me|nearby|help me|"
+    r"what do you know|do you remember|remind me|you know about)\b|你(?:还)?记得|你知道我"
     r"|推荐|建议|有什么好|有啥好|该怎么|该不该|怎么办|有啥办法|有什么办法|安排|怎么挑|怎么选|咋办|咋回事|怎么回事|合适|适合"
     # Chinese leaves the subject out: "想买张新的办公椅" is "I want to buy …"
     r"|^(?:想|要|打算|准备|最近|今天|明天|周末|晚上|下周|这周|上完|刚)"

@@ -19,19 +19,28 @@ import numpy as np
 from assistant.memory.clauses import Clause
 from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
-from assistant.memory.noise import NoiseFilter, Verdict, strip_remember
-from assistant.memory.timewords import future_date
+from assistant.memory.noise import DAY_STORY, NoiseFilter, Verdict, strip_remember
+from assistant.memory.timewords import PLAN_WORDS, future_date, month_span
 from assistant.memory.topics import (
+    BY_SLOT,
     Topic,
     TopicClassifier,
     about_someone_else,
     cue_topics,
+    located,
     value_words,
 )
 from assistant.memory.types import Candidate, Category, Kind, Source
 
 MAX_EPISODE_CHARS = 600  # a longer clause is pasted material, not something said about oneself
 _EXPLICIT = re.compile(r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also)[\s,]+)*(?:remember|don't forget|keep in mind|note that)\b|^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下|别忘了)")
+# The least importance of an episode of each topic (lifecycle: an importance-3 memory nobody
+# uses fades over months, a 1 in weeks).
+TOPIC_IMPORTANCE = {
+    "user.allergy": 4, "user.health": 4, "user.diet": 4, "user.family": 3, "user.pet": 3, "user.city": 3,
+    "user.job": 3, "user.school": 3, "user.reply_style": 4, "user.vehicle": 3, "user.device.phone": 2,
+    "user.device.computer": 2, "user.likes": 2, "user.plan": 3,
+}
 _CATEGORY = {"user.likes": Category.PREFERENCE, "user.reply_style": Category.PREFERENCE, "user.plan": Category.GOAL}
 
 
@@ -52,20 +61,30 @@ class Episode:
 
 Span = tuple[datetime, datetime]
 
+# A sentence that opens laughing is banter ("哈哈哈哈今天520，单身狗瑟瑟发抖").
+_LAUGH = re.compile(r"(?i)^(?:哈{2,}|呵{2,}|嘿{2,}|h{2,}|lol|lmao|rofl|haha+|hehe+|😂|🤣)")
+
 # A clause that tells what happened names no day ahead, whatever its date words: "I moved to
 # Lisbon on March 3", "上个月三号搬的家".
 _PAST = re.compile(
-    r"(?i)\b(?:was|were|did|had|went|moved|bought|sold|got|started|finished|left|ago|last|yesterday|used to)\b"
+    r"(?i)\b(?:was|were|did|went|moved|bought|sold|started|finished|left|ago|last|yesterday|used to)\b"
     r"|去年|上个?月|上个?周|上个?星期|以前|之前|昨天|前天|那年|当年"
 )
-_AHEAD = re.compile(r"(?i)\b(?:will|'ll|going to|gonna|next|upcoming|plan(?:ning)?|tomorrow|due|booked)\b|要|准备|打算|计划|下个?")
+_AHEAD = re.compile(
+    r"(?i)\b(?:will|'ll|going to|gonna|next|upcoming|plan(?:ning)?|tomorrow|due|booked|need to|have to|got an?)\b"
+    r"|要(?!是)|准备|打算|计划|下个?(?:月|周|星期|礼拜|年)|明天|后天"
+)
 
 
 def _ahead(body: str, now: datetime) -> Span | None:
-    """The day or days ahead a clause names, if it speaks of what is to come."""
+    """The day or days ahead a clause names, if it speaks of what is to come ("今天开会开了一下午"
+    tells of today, "今晚要去看演唱会" of what is to come)."""
     if _PAST.search(body) and not _AHEAD.search(body):
         return None
-    return future_date(body, now)
+    span = future_date(body, now) or (month_span(body, now) if PLAN_WORDS.search(body) else None)
+    if span is not None and span[1].date() <= now.date() and not _AHEAD.search(body):
+        return None
+    return span
 
 
 def _dated(body: str, span: Span | None) -> str:
@@ -142,6 +161,8 @@ class EpisodeCapture:
         last_topic: Topic | None = None  # of the clause before, for one that has no subject
         kept_sentence = -1  # the sentence whose last clause was kept
         spans: dict[int, Span] = {}  # sentence -> the day ahead its first dated clause names
+        day_story = bool(clauses) and DAY_STORY.search(" ".join(c.text for c in clauses[:2])) is not None
+        joking = {c.sentence for j, c in enumerate(clauses) if (j == 0 or clauses[j - 1].sentence != c.sentence) and _LAUGH.match(c.text)}
         for i, (clause, body) in enumerate(zip(clauses, bodies, strict=True)):
             vector = None if vectors is None else vectors[i]
             if self.topics is not None:
@@ -155,21 +176,27 @@ class EpisodeCapture:
             implied = _no_subject(body)
             if other or _NAMES_SUBJECT.match(body.strip()):
                 subject_is_user = not other
+            # "这周五 (27号) 有个 deadline，要交 quarterly report 给老板": the report is due then too.
+            span = _ahead(body, now)
+            if span is not None:
+                spans.setdefault(clause.sentence, span)
+                if topic is None:
+                    topic = BY_SLOT["user.plan"]  # a day ahead makes it a plan ("这周六要考科目二了")
+            elif implied or _AHEAD.search(body):  # "… on 13 June, and I'm best man, I'll need speech help"
+                span = spans.get(clause.sentence)
             verdict = self.noise.judge(
                 body, vector, topic, user_subject=subject_is_user, implied_subject=implied,
                 continues=implied and kept_sentence == clause.sentence,
+                day_story=(day_story or clause.sentence in joking) and span is None,
             )
             kept_sentence = clause.sentence if verdict.keep else -1
             if implied and topic is None and verdict.keep:
                 topic = last_topic  # tags the episode; the clause alone did not show it
             last_topic = topic or last_topic
             also = [t for t in cue_topics(body) if t is not topic]
-            # "这周五 (27号) 有个 deadline，要交 quarterly report 给老板": the report is due then too.
-            span = _ahead(body, now)
-            if span is not None:
-                spans.setdefault(clause.sentence, span)
-            elif implied:
-                span = spans.get(clause.sentence)
+            city = BY_SLOT["user.city"]
+            if topic is not city and city not in also and subject_is_user and located(body):
+                also.append(city)  # "在大连一所中学教物理", "I teach at a comp in Headingley": where they are
             episode = Episode(clause, body, vector, topic, verdict, value_words(body), also, span)
             if verdict.keep:
                 episode.candidate = self._candidate(episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None)
@@ -183,7 +210,8 @@ class EpisodeCapture:
         category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
         if start is not None:
             category = Category.GOAL
-        importance = score_importance(episode.body)
+        # Who the user is lasts: "湖南岳阳人" is short and has no "I", and is no trivia.
+        importance = max(score_importance(episode.body), TOPIC_IMPORTANCE.get(topic.slot, 2) if topic else 1)
         if explicit:
             importance = max(importance, 4)
         candidate = Candidate(

@@ -73,6 +73,7 @@ def forget_target(clause: str) -> str | None:
     if not text:
         return None
     if re.search(r"[\u4e00-\u9fff]", text):
+        text = re.sub(r"(?i)^(?:please|pls|plz|ok|okay|hey|also)[\s,]+", "", text)  # "please forget 我的地址"
         if _ZH_STATEMENT.search(text):
             return None
         for rx in _ZH_REQUEST:
@@ -88,8 +89,43 @@ def forget_target(clause: str) -> str | None:
     return "" if target.lower() in _VAGUE or not target else target
 
 
+# Where a request may start inside a clause: "I switched teams 🙌 so please forget everything
+# about Grayson", "I got a new phone number, please forget my old number", "搬家了，把旧地址忘了吧".
+_REQUEST_START = re.compile(r"[,，;；]\s*|(?i:\b(?:so|and|but|also|then|now)\s+)(?=(?i:please|pls|can you|could you|forget|delete|erase|remove))|(?=(?i:\bplease\b|\bpls\b))")
+
+
+def find_forget_request(clause: str) -> str | None:
+    """The target of a forget request anywhere in `clause` (see `forget_target`)."""
+    target = forget_target(clause)
+    if target is not None:
+        return target
+    for m in _REQUEST_START.finditer(clause):
+        if m.end() < len(clause) and (target := forget_target(clause[m.end():])) is not None:
+            return target
+    return None
+
+
 def is_forget_request(clause: str) -> bool:
-    return forget_target(clause) is not None
+    return find_forget_request(clause) is not None
 
 
-__all__ = ["forget_target", "is_forget_request"]
+__all__ = ["find_forget_request", "forget_target", "is_forget_request", "vault_kinds_named"]
+
+
+# What a forget request's target calls each kind of vaulted value ("my old number", "我的地址").
+_VAULT_KIND_WORDS = (
+    ("phone", r"(?i)\b(?:phone|cell|mobile|number)\b|手机|电话|号码"),
+    ("address", r"(?i)\baddress\b|地址|住址"),
+    ("email", r"(?i)\be-?mail\b|邮箱"),
+    ("passport", r"(?i)\bpassport\b|护照"),
+    ("id_number", r"(?i)\bid\b|身份证"),
+    ("bank_card", r"(?i)\bcard\b|银行卡|卡号"),
+    ("password", r"(?i)\bpass(?:word|code)\b|密码"),
+    ("ssn", r"(?i)\bssn\b|social security"),
+    ("license_plate", r"(?i)\bplate\b|车牌"),
+)
+
+
+def vault_kinds_named(target: str) -> set[str]:
+    """The kinds of vaulted values a forget request's target names."""
+    return {kind for kind, rx in _VAULT_KIND_WORDS if re.search(rx, target)}

@@ -52,10 +52,10 @@ MOOD = re.compile(
     r"|^(?:今天|刚才|刚刚|现在|这会儿|今晚)?(?:我)?(?:好|真|太|超|有点|特别)(?:烦|累|困|无聊|郁闷|气|丧|崩溃|难受|开心|高兴|饿|冷|热)(?:啊|了|呀|死了)?"
 )
 REQUEST = re.compile(
-    r"(?i)^(?:please\s+|pls\s+|plz\s+|hey,?\s+|ok,?\s+|okay,?\s+|so,?\s+)?(?:(?:can|could|would|will)\s+you\b|write|tell me|give me|show me|help me|translate|summari[sz]e|explain|make|create|generate|"
+    r"(?i)^(?:please\s+|pls\s+|plz\s+|hey,?\s+|ok,?\s+|okay,?\s+|so,?\s+|now,?\s+|then,?\s+|and\s+|also,?\s+)*(?:(?:can|could|would|will)\s+you\b|write|tell me|give me|show me|help me|translate|summari[sz]e|explain|make|create|generate|"
     r"find|search|look up|list|draft|compose|fix|calculate|convert|rewrite|check|recommend|suggest|describe|compare|book|set|open|play|send|remind me|let me know|"
     r"any (?:ideas|tips|suggestions|recs|recommendations)|ideas for|what about|how about|i need (?:ideas|help|a|an|some)|i want (?:ideas|a list|you to)|i'd like (?:ideas|you to))\b"
-    r"|^(?:请|麻烦)?(?:你)?(?:帮我|帮忙|给我|替我|你能|你可以|能不能|可以帮|翻译|写一|写个|总结|解释|推荐|查一下|搜一下|算一下|讲个|说个|生成|画|来一|来个|讲讲|说说|介绍)"
+    r"|^(?:想|我想|就是想)?(?:请|麻烦)?(?:你)?(?:帮我|帮忙|给我|替我|你能|你可以|能不能|可以帮|翻译|写一|写个|总结|解释|推荐|查一下|搜一下|算一下|讲个|说个|生成|画|来一|来个|讲讲|说说|介绍)"
 )
 # The user talking about the assistant, not about themself ("you're the best", "你真聪明").
 ABOUT_YOU = re.compile(r"(?i)^(?:you|you're|you are|your|u r|ur)\b|^(?:你|您)(?!们家)")
@@ -74,6 +74,11 @@ DURABLE = re.compile(
     r"|总是|从不|从来|每天|每周|每年|一直|常年|多年|过敏|吃素|住在|工作|上班|结婚|生日|下个月|下周|明年|我(?:的)?(?:女儿|儿子|老婆|老公|猫|狗)"
 )
 # "这句英语语法对吗 I has finished it": a question particle before a quoted bit.
+# How a message that tells of the day opens: "what a day", "today was so long", "今天开会开了一下午".
+DAY_STORY = re.compile(
+    r"(?i)\b(?:what a day|long day|rough day|crazy day|weird day|busy day|today was|today has been|this morning was|tonight was|worst day)\b"
+    r"|^(?:ugh|omg|man|wow)\b|今天(?:真|好|太|超)?(?:累|烦|忙|倒霉|郁闷|崩溃)|今天.{0,8}(?:了一下午|了一天|了一上午|了一晚上)|累死了|烦死了|气死了|倒霉"
+)
 _ZH_ASK = re.compile(r"(?:吗|么|嘛|呢)(?=\s+[A-Za-z0-9])")
 # "好嘞 我去看看", "ok I'll try that": the user answering the assistant, not telling it anything.
 _TRY_IT = re.compile(
@@ -154,7 +159,7 @@ class NoiseFilter:
 
     def judge(
         self, clause: str, vector: np.ndarray | None, topic: Topic | None, *, user_subject: bool = True,
-        implied_subject: bool = False, continues: bool = False,
+        implied_subject: bool = False, continues: bool = False, day_story: bool = False,
     ) -> Verdict:
         """Whether one clause is kept.
 
@@ -168,6 +173,8 @@ class NoiseFilter:
                 before it ("在大连一所中学教物理" after "我是阿雯").
             continues: it continues a kept statement of the same sentence ("我是个大三学生，
                 在武汉读书，学的土木"): the statement goes on, unless a hard signal says otherwise.
+            day_story: the message tells how a day went ("ok what a day. woke up late, spilled
+                coffee …"): its events are passing unless one says something lasting.
         """
         text = clause.strip()
         if not _WORDS.search(text):
@@ -214,10 +221,12 @@ class NoiseFilter:
             score -= 0.4
         if continues:
             score += 0.5
+        if day_story and not DURABLE.search(text):
+            score -= 1.2
         if vector is not None and self.embedder is not None:
             score += 2.0 * self.margin(vector, script(text))
         keep = score >= self.threshold
         return Verdict(keep, f"score {score:.2f}" + ("" if keep else " (below threshold)"), score)
 
 
-__all__ = ["GREETING", "MOOD", "REQUEST", "NoiseFilter", "Verdict", "strip_remember"]
+__all__ = ["DAY_STORY", "GREETING", "MOOD", "REQUEST", "NoiseFilter", "Verdict", "strip_remember"]

@@ -73,6 +73,7 @@ class RecallOptions:
     profile_weight: float = 0.45
     order_profile: float = 0.15
     profile_per_topic: int = 2
+    profile_k: int = 3  # at most this many of them below the relative cut
     identifiers: int = 10  # a question for "the number" looks at the newest this many identifiers
     profile_plans: int = 3  # the next few plans ...
     profile_plans_days: float = 60.0  # ... within this many days
@@ -252,9 +253,13 @@ class Recaller:
         chosen: list[Hit] = []
         seen_slots: set[str] = set()
         seen_text: set[str] = set()
+        weak_profile = 0
         for hit in hits:
-            if chosen and hit.score < chosen[0].score * opts.relative_cut:
-                break
+            # Far below the best hit a memory is noise, unless it is part of who the user is
+            # (a few of those still come: the request is about the user).
+            weak = bool(chosen) and hit.score < chosen[0].score * opts.relative_cut
+            if weak and ("profile" not in hit.routes or weak_profile >= opts.profile_k):
+                continue
             memory = hit.memory
             key = normalize(memory.content)
             if (memory.slot and memory.slot in seen_slots) or key in seen_text or memory.id in covered:
@@ -262,6 +267,7 @@ class Recaller:
             if memory.slot:
                 seen_slots.add(memory.slot)
             seen_text.add(key)
+            weak_profile += weak
             chosen.append(hit)
             if len(chosen) >= k:
                 break
@@ -275,7 +281,6 @@ class Recaller:
         return (
             w.similarity * f.similarity + w.keyword * f.keyword + w.entity * f.entity
             + self.options.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
-            + self.options.profile_weight * f.profile
         )
 
     def _rank(
@@ -310,6 +315,10 @@ class Recaller:
             near = session_neighbours(self.service.db, self.service.profile_id, context_ids, len(opts.neighbours))
             relevance = spread(relevance, near, opts.neighbours)
             order = spread(order, near, opts.neighbours)
+        # Being part of who the user is makes a memory relevant to a personal request; it does
+        # not make the turns said next to it relevant.
+        for i in ids:
+            relevance[i] += opts.profile_weight * feats[i].profile
         return relevance, order
 
     def _profile(self, slots: tuple[str, ...]) -> list[int]:

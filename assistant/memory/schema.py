@@ -147,5 +147,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (topic, memory_id)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS memory_topics_by_memory ON memory_topics(memory_id);
+    CREATE INDEX IF NOT EXISTS memories_source_message ON memories(source_message_id)
+        WHERE source_message_id IS NOT NULL;
     """,
 ]

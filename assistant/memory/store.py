@@ -471,6 +471,17 @@ class MemoryStore:
         )
         return [_row_to_memory(r) for r in rows]
 
+    def active_from_messages(self, message_ids: Sequence[int]) -> builtins.list[Memory]:
+        """Active memories made from the messages `message_ids`."""
+        if not message_ids:
+            return []
+        marks = ",".join("?" * len(message_ids))
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE source_message_id IN ({marks}) AND profile_id = ? AND +status = 'active'",
+            (*message_ids, self.profile_id),
+        )
+        return [_row_to_memory(r) for r in rows]
+
     def linked(self, ids: Sequence[int]) -> builtins.list[Memory]:
         """Active memories tied to `ids` by `derived_from`: the episodes they were distilled
         from, and the facts distilled from them (not `ids` themselves)."""

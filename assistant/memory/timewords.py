@@ -337,4 +337,28 @@ def past_range(query: str, now: datetime) -> Range | None:
     return start, min(end, now)
 
 
-__all__ = ["Range", "future_date", "past_range", "zh_number"]
+
+
+# Words that make a clause about what lies ahead, so a month named alone ("in March") is its date.
+PLAN_WORDS = re.compile(
+    r"(?i)\b(?:going to|gonna|will|'ll|plan|planning|have to|need to|must|due|appointment|meeting|flight|interview|exam|"
+    r"deadline|trip|wedding|party|birthday|dentist|surgery|presentation|conference|concert|vacation|holiday|renew|expires?)\b"
+)
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_ONLY = re.compile(
+    r"(?i:\b(?:in|by|before|until|till|this|next|early|late|mid|end of|start of|during)\s+(?:-\s*)?)"
+    r"((?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))\b(?!\s+\d)"
+)
+
+
+def month_span(text: str, now: datetime) -> Range | None:
+    """'in march', 'by April', 'before my trip in June': the next such month, as a whole-month span."""
+    m = _MONTH_ONLY.search(text)
+    if m is None:
+        return None
+    month = _MONTH_NAMES.index(m.group(1).lower()[:3]) + 1
+    year = now.year + (1 if month < now.month else 0)
+    return _span(now, date(year, month, 1), date(year, month, monthrange(year, month)[1]))
+
+
+__all__ = ["PLAN_WORDS", "Range", "future_date", "month_span", "past_range", "zh_number"]

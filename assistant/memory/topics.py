@@ -70,7 +70,7 @@ TOPICS: tuple[Topic, ...] = (
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|"
         r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|clinic|hospital|firm|agency",
         r"工作|上班|公司|单位|入职|辞职|离职|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|医生|护士|律师|会计|设计师|经理|"
-        r"创业|自由职业|退休|在.{1,10}(?:做|当)|教书|开店|上岗|带班")),
+        r"创业|自由职业|退休|在.{1,10}(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
         r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat meat|eating meat|eat pork|eat beef|eat fish|diet|"
         r"don't eat|do not eat|can't eat|cannot eat|can't stand|calories|carbs",
@@ -88,11 +88,11 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.pet", False, _rx(
         r"dog|dogs|puppy|cat|cats|kitten|pet|pets|rabbit|bunny|hamster|parrot|fish tank|goldfish|turtle|tortoise|guinea pig|"
         r"retriever|labrador|terrier|poodle|corgi|husky|beagle|shiba|dachshund|pug|collie|spaniel|tabby|vet|walkies",
-        r"狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医")),
+        r"(?<!单身)狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医")),
     Topic("user.family", False, _rx(
         r"wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|toddler|mom|mum|mother|dad|father|parents|sister|brother|"
-        r"siblings?|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|in-laws?|fianc[ée]e?|boyfriend|girlfriend|married|divorced|wedding",
-        r"老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|男友|女友|儿子|女儿|闺女|孩子|娃|宝宝|爸|妈|父母|父亲|母亲|哥|姐|弟|妹|"
+        r"siblings?|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|in-laws?|fianc[ée]e?|boyfriend|girlfriend|bf|gf|hubby|married|divorced|wedding|broke up|break up|breakup|split up|dumped|engaged|my ex",
+        r"老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|男友|女友|男票|女票|前任|(?<=我)(?i:bf|gf)|儿子|女儿|闺女|孩子|娃|宝宝|爸|妈|父母|父亲|母亲|哥|姐|弟|妹|"
         r"爷爷|奶奶|外公|外婆|姥姥|姥爷|公公|婆婆|岳父|岳母|舅|姑|姨|叔|侄|外甥|结婚|离婚|分手|家里人")),
     Topic("user.vehicle", True, _rx(
         r"car|cars|drive a|driving a|my (?:\w+ )?(?:civic|corolla|tesla|prius|golf|model [3sxy])|motorbike|motorcycle|scooter|e-?bike|bike|truck|van|suv|sold the|leased",
@@ -110,7 +110,7 @@ TOPICS: tuple[Topic, ...] = (
         r"电脑|笔记本|台式机|MacBook|ThinkPad")),
     Topic("user.school", True, _rx(
         r"school|university|college|uni|degree|major|majoring|phd|master'?s|bachelor'?s|student|semester|thesis|grad school|class of",
-        r"学校|大学|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
+        r"学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
     Topic("user.likes", False, _rx(
         r"love|loves|like|likes|enjoy|enjoys|into|fan of|favou?rite|hobby|hobbies|play|plays|playing|learning|collect|collecting|"
         r"hate|hates|can't stand|prefer|prefers|obsessed|listen to|watch|read|reading|hiking|climbing|baking|cooking|painting|guitar|piano|photography|gaming",
@@ -121,18 +121,18 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.plan", False, _rx(
         r"going to|gonna|planning|plan to|plans|trip|flight|flying|travel|travelling|traveling|vacation|holiday|visit|visiting|exam|interview|"
         r"appointment|deadline|wedding|conference|due|next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:weekend|saturday|sunday)|tomorrow",
-        r"打算|准备|计划|要去|去.{1,8}(?:玩|旅游|旅行|出差)|出差|旅游|旅行|航班|机票|考试|面试|预约|截止|婚礼|下周|下个月|明年|明天|后天|周末要|月底|月初|号要|号去")),
+        r"打算|准备|计划|要去|去.{1,8}(?:玩|旅游|旅行|出差)|出差|旅游|旅行|航班|机票|考试|要考|考(?:科目|驾照|研|证|公务员)|面试|预约|截止|婚礼|下周|下个月|明年|明天|后天|周末要|月底|月初|号要|号去")),
 )
 BY_SLOT = {t.slot: t for t in TOPICS}
 
 # Who a clause is about, when it is not the user.
 _OTHER_EN = re.compile(
     r"(?i)^(?:and\s+|but\s+|so\s+)?(?:(?:my|our)\s+(?:\w+\s+){0,2}?(?:wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|mom|mum|mother|dad|father|parents|sister|brother|"
-    r"grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|friend|friends|boss|manager|colleague|coworker|roommate|flatmate|neighbou?r|fianc[ée]e?|boyfriend|girlfriend|"
+    r"grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|friend|friends|boss|manager|colleague|coworker|roommate|flatmate|neighbou?r|fianc[ée]e?|boyfriend|girlfriend|bf|gf|hubby|ex|"
     r"dog|cat|puppy|kitten|pet|teacher|doctor)|(?:he|she|they|he's|she's|they're|his|her|their)\b)"
 )
 _OTHER_ZH = re.compile(
-    r"^(?:我|我们)?(?:的|家|家的)?(?:老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|男友|女友|儿子|女儿|闺女|孩子|娃|宝宝|爸爸|妈妈|爸|妈|父母|父亲|母亲|"
+    r"^(?:我|我们)?(?:的|家|家的)?(?:老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|男友|女友|男票|女票|(?i:bf|gf|hubby|wifey)|前任|前男友|前女友|儿子|女儿|闺女|孩子|娃|宝宝|爸爸|妈妈|爸|妈|父母|父亲|母亲|"
     r"哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|朋友|同事|老板|领导|室友|舍友|闺蜜|邻居|同学|狗|猫|狗子|猫咪)"
     r"|^(?:他|她|他们|她们|它)"
 )
@@ -192,6 +192,19 @@ _NOT_VALUES = frozenset(
 _ZH_ORG = re.compile(r"[\u4e00-\u9fff]{2,8}?(?:公司|银行|医院|学校|大学|中学|小学|集团|研究所|研究院|科技|中心|事务所|工作室|餐厅|酒店)")
 _PLACE_CHAR = r"(?:(?![我你他她在到去住搬从是的了和来回家里个这那上下前后新老小大市区县省镇])[\u4e00-\u9fff])"
 _ZH_PLACE = re.compile(rf"(?:(?<=[在到去住从于回])|^){_PLACE_CHAR}{{2,4}}?(?:省|市|区|县|镇)")
+
+
+_EN_IN_PLACE = re.compile(r"(?<![Ff]rom )(?<![Tt]o )\b(?:in|near|outside|based in|here in)\s+(?!the\b|a\b|my\b|[A-Z][a-z]+day\b)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)?(?![\w'’])")
+
+
+def located(clause: str) -> bool:
+    """Whether a statement places the user somewhere ("在大连一所中学教物理", "I teach at a comp in
+    Headingley"): a known Chinese city after 在, or a capitalised place after in/at."""
+    from assistant.memory.extract.common import ZH_CITIES
+
+    if re.search(r"[\u4e00-\u9fff]", clause):
+        return any(f"在{city}" in clause for city in ZH_CITIES)
+    return _EN_IN_PLACE.search(clause) is not None and not re.search(r"(?i)\b(?:trip|visit|visiting|vacation|holiday|flight|flying|last (?:week|month|year))\b", clause)
 
 
 def value_words(text: str) -> set[str]:
@@ -291,7 +304,7 @@ class TopicClassifier:
         lang = script(clause)
         found = self._prototypes().get(lang) if vector is not None else None
         if vector is None or found is None or found[2] < self.min_skill:
-            return cued[0] if cued else None  # the model cannot tell topics apart in this script
+            return _longest_cue(clause, cued)  # the model cannot tell topics apart in this script
         vectors, labels, _ = found
         fl = floors(self.embedder)
         best = _nearest(labels, [fl.rescale(float(sim), lang, lang) for sim in vectors @ vector])
@@ -305,6 +318,18 @@ class TopicClassifier:
         if top >= self.floor and top - best[ranked[1].slot] >= self.margin:
             return ranked[0]
         return None
+
+
+def _longest_cue(clause: str, cued: list[Topic]) -> Topic | None:
+    """Of several cued topics, the one whose cue word is longest ("医生说是胃炎" is about health:
+    医生说 is a longer cue than 医生)."""
+    if len(cued) <= 1:
+        return cued[0] if cued else None
+
+    def length(topic: Topic) -> int:
+        return max((m.end() - m.start() for m in topic.cue.finditer(clause) if _is_cue(clause, m)), default=0)
+
+    return max(cued, key=length)  # max keeps the first of equal ones: TOPICS order
 
 
 _WORK_PEOPLE = re.compile(r"(?i)\b(?:boss|manager|colleague|coworker|co-worker|client)s?\b|老板|领导|同事|客户|上司")
@@ -342,5 +367,6 @@ __all__ = [
     "TopicClassifier",
     "about_someone_else",
     "cue_topics",
+    "located",
     "value_terms",
 ]

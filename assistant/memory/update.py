@@ -127,7 +127,10 @@ class UpdateDecision:
                 replaced = [m for m, sim in similar if sim >= OVERRIDE_SIMILARITY and m.category is candidate.category and m.id not in keep][:1]
         if topic is not None and topic.single:
             taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
-            for memory in store.active_by_topics([topic.slot], main_only=True) + self._slotted(topic):
+            # Where the user lives is part of any memory that places them ("我在南宁一家设计院实习"):
+            # a move makes those stale too. Other topics count a memory's main topic only.
+            main_only = topic.slot != "user.city"
+            for memory in store.active_by_topics([topic.slot], main_only=main_only) + self._slotted(topic):
                 if memory.id not in taken and replaces(topic, candidate.evidence or candidate.content, memory, candidate.value):
                     replaced.append(memory)
                     taken.add(memory.id)
@@ -144,9 +147,22 @@ class UpdateDecision:
                 if any(name in normalize(memory.content) for name in names) or terms & set(tokens(memory.content)):
                     replaced.append(memory)
                     taken.add(memory.id)
-        # A replaced fact's source episode is replaced with it (a stale episode brings the old fact back).
+        # What the same message said about the same part of life goes with it: "I'm doing 16:8
+        # fasting, only eating 12 to 8" ends with "不搞 fasting 了".
+        if replaced:
+            taken = {m.id for m in replaced} | set(keep)
+            topics = {m.topic for m in replaced if m.topic}
+            messages = sorted({m.source_message_id for m in replaced if m.source_message_id is not None})
+            for memory in store.active_from_messages(messages):
+                if memory.id not in taken and memory.topic in topics and memory.source_message_id != (turn.message_id if turn else None):
+                    replaced.append(memory)
+                    taken.add(memory.id)
+        # A fact and the episode it was distilled from go together, either way (a stale episode
+        # brings the old fact back, and a fact outlives nothing its episode said).
         episodes = {m.derived_from for m in replaced if m.derived_from} - {m.id for m in replaced} - set(keep)
         replaced += [m for m in store.get_many(episodes).values() if m.status is Status.ACTIVE]
+        taken = {m.id for m in replaced} | set(keep)
+        replaced += [m for m in store.linked([m.id for m in replaced]) if m.id not in taken]
 
         new = NewMemory(
             content=candidate.content,

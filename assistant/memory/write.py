@@ -30,7 +30,7 @@ from assistant.memory.episodes import EpisodeCapture
 from assistant.memory.extract import extract_rules
 from assistant.memory.extract.common import forget_slot, looks_like_injection
 from assistant.memory.extract.validate import value_problem
-from assistant.memory.forget_request import forget_target
+from assistant.memory.forget_request import find_forget_request, vault_kinds_named
 from assistant.memory.gate import keep
 from assistant.memory.known import KnownValues, without_overlaps
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
@@ -160,7 +160,7 @@ class MemoryWriter:
 
         Nothing comes from a message that asks to forget something: its words are not memories.
         """
-        if any(forget_target(_POLITE_FRAME.sub("", c.text)) is not None for c in split_clauses(user_text)):
+        if any(find_forget_request(_POLITE_FRAME.sub("", c.text)) is not None for c in split_clauses(user_text)):
             return Change(Action.DROPPED, None, candidate.content, candidate.category, reason="the message is a forget request")
         return self._judged(candidate, user_text, to_ts(now), turn)
 
@@ -185,6 +185,13 @@ class MemoryWriter:
             topic = topic_of_slot(prefix)
             if topic is not None and topic.slot == prefix:
                 for memory in store.active_by_topics([topic.slot]):
+                    found[memory.id] = memory
+        # "forget my old number": the memories that hold a phone number the vault keeps
+        kinds = vault_kinds_named(target)
+        if kinds and self.vault is not None:
+            items = {item.id for item in self.vault.items() if item.kind in kinds}
+            for memory in store.list(category=Category.IDENTIFIER, limit=200):
+                if items & set(memory.vault_ids):
                     found[memory.id] = memory
         target = target.strip()
         if target:
@@ -227,13 +234,14 @@ class MemoryWriter:
         candidates: list[Candidate] = []
         for extractor in self.extractors:
             candidates.extend(c for c in extractor(text, at) if not c.forget)
+            # Each clause alone too ("你好呀，第一次用～我叫林晓棠": the rule reads a clause's start);
             # "我叫王磊，住在武汉，对海鲜过敏": the later clauses are the user's too.
             for clause, implied in zip(clauses, subjectless(clauses), strict=True):
-                if implied:
-                    for c in extractor(("我" if clause.lang == "zh" else "I ") + clause.text, at):
-                        if not c.forget and not any(_same_fact(c, o) for o in candidates):
-                            c.evidence = clause.text
-                            candidates.append(c)
+                said = ("我" if clause.lang == "zh" else "I ") + clause.text if implied else clause.text
+                for c in extractor(said, at):
+                    if not c.forget and not any(_same_fact(c, o) for o in candidates):
+                        c.evidence = clause.text
+                        candidates.append(c)
         candidates.extend(self._sensitive_candidates(protected, at))
         if assistant is not None and _ACCEPT_RE.match(text):
             candidates.extend(self._accepted_claims(assistant.content, at))
@@ -282,7 +290,7 @@ class MemoryWriter:
         """The message's forget requests (clause, target); each target goes to the forget flow."""
         found: list[tuple[Clause, str]] = []
         for clause in clauses:
-            target = forget_target(_POLITE_FRAME.sub("", clause.text))
+            target = find_forget_request(_POLITE_FRAME.sub("", clause.text))
             if target is None:
                 continue
             found.append((clause, target))

@@ -83,7 +83,7 @@ def looks_like_injection(text: str) -> bool:
 
 
 _EN_QUESTION_START = re.compile(
-    r"(?i)^(?:so |and |but |hey,? |ok,? )?(?:what|where|who|whom|whose|when|why|how|which"
+    r"(?i)^(?:(?:so|and|but|hey|ok|okay|now|also|btw|anyway|then),? )*(?:whats|hows|wheres|whos|what|where|who|whom|whose|when|why|how|which"
     r"|do|does|did|is|are|am|was|were|can|could|would|will|should|shall|have|has|may)\b"
 )
 _ZH_QUESTION = re.compile(
@@ -280,6 +280,7 @@ FAMILY_ZH = {
     "母亲": "mother", "老妈": "mother", "哥哥": "brother", "弟弟": "brother", "姐姐": "sister",
     "妹妹": "sister", "孩子": "child", "宝宝": "child", "爷爷": "grandfather", "奶奶": "grandmother",
     "外公": "grandfather", "外婆": "grandmother", "姥姥": "grandmother", "姥爷": "grandfather",
+    "男票": "boyfriend", "女票": "girlfriend", "bf": "boyfriend", "gf": "girlfriend", "BF": "boyfriend", "GF": "girlfriend",
 }  # fmt: skip
 FAMILY_EN = {
     "mom": "mother", "mum": "mother", "mother": "mother", "mama": "mother", "dad": "father",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from assistant.memory.extract import rules_zh
 from assistant.memory.extract.common import (
@@ -18,7 +18,6 @@ from assistant.memory.extract.common import (
     make,
     slot_key,
 )
-from assistant.memory.timewords import future_date
 from assistant.memory.types import Candidate, Category
 
 Rule = Callable[[Sentence, datetime], Iterator[Candidate]]
@@ -615,68 +614,6 @@ def _decision(s: Sentence, now: datetime) -> Iterator[Candidate]:
                override=verb in ("switched to", "migrated to"))
 
 
-_PLAN = re.compile(r"(?i)\b(?:i|we)(?:'m|'ll|'re|'ve| am| will| are| have| shall)?\s+(?:\w+\s+)?(?:going|gonna|will|plan|planning|have to|need to|must|fly|flying|leave|leaving|travel|traveling|travelling|go|visit|visiting|meet|meeting|start|starting|move|moving|head|heading|take|taking|attend|attending|see|seeing|return|returning|drive|driving|got|getting|pick|present|presenting|fly out|off to|due)\b")
-_EVENT = re.compile(r"(?i)\b(appointment|meeting|flight|interview|exam|deadline|trip|wedding|party|birthday|dentist|surgery|presentation|demo|launch|conference|concert|vacation|holiday|due)\b")
-_MONTHS_DAYS = re.compile(r"(?i)^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*|next|this|the|tomorrow|today|tonight|on|in|my|we|our)\b|^\d")
-
-
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-
-
-def _month_span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
-    """'in march', 'by April', 'before my trip in June': the next such month, as a whole-month span."""
-    m = re.search(r"(?i:\b(?:in|by|before|until|till|this|next|early|late|mid|end of|start of|during)\s+(?:-\s*)?)(" + _MONTH_RX + r")\b(?!\s+\d)", text)
-    if m is None:
-        return None
-    month = _MONTHS.index(m.group(1).lower()[:3]) + 1
-    year = now.year + (1 if month < now.month else 0)
-    start = now.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
-    end = (start.replace(year=year + 1, month=1) if month == 12 else start.replace(month=month + 1)) - timedelta(microseconds=1)
-    return start, end
-
-
-def _day_of_month(text: str, now: datetime) -> datetime | None:
-    """'on the 19th', 'thursday the 3rd' (no month named): the next such day of the month."""
-    if re.search(r"(?i)\b" + _MONTH_RX + r"\b", text):
-        return None
-    m = re.search(r"(?i)\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b", text)
-    if m is None or not 1 <= int(m.group(1)) <= 31:
-        return None
-    year, month = now.year, now.month
-    for _ in range(3):
-        try:
-            day = now.replace(year=year, month=month, day=int(m.group(1)), hour=0, minute=0, second=0, microsecond=0)
-        except ValueError:
-            day = None
-        if day is not None and day.date() >= now.date():
-            return day
-        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-    return None
-
-
-def _plan(s: Sentence, now: datetime) -> Iterator[Candidate]:
-    t = s.text
-    if not (_PLAN.search(t) or _EVENT.search(t)):
-        return
-    when = future_date(t, now) or _month_span(t, now)
-    if when is None:
-        return
-    day = _day_of_month(t, now)
-    if day is not None and when[0].day != day.day:
-        # "thursday the 19th": the day of the month is the firmer word.
-        when = (day, day.replace(hour=23, minute=59, second=59, microsecond=999999))
-    places = [p for p in re.findall(r"\b(?:to|in|at|for|from)\s+(" + EN_PLACE + ")", t) if not _MONTHS_DAYS.match(p)]
-    places += [e for e in _entities(t) if e not in places and not _MONTHS_DAYS.match(e)]
-    ev = _EVENT.search(t)
-    label = when[0].strftime("%a %Y-%m-%d")
-    if when[1].date() != when[0].date():
-        label += " to " + when[1].strftime("%a %Y-%m-%d")
-    yield make(s, f"User's plan for {label}: {t}.", Category.GOAL,
-               entities=places + ([ev.group(1).lower()] if ev else []),
-               importance=4 if ev or places else 3, event_at=when[0],
-               expires_at=when[1] + timedelta(days=1))
-
-
 _ID_KINDS = r"order|ticket|tracking|booking|reservation|confirmation|case|reference|ref|invoice|incident|claim|policy|membership|customer|account|parcel|shipment|support ticket|PNR"
 
 
@@ -720,7 +657,7 @@ def _mixed_zh(s: Sentence, now: datetime) -> Iterator[Candidate]:
 _CJK_RX = re.compile(r"[\u4e00-\u9fff]")
 
 RULES: tuple[Rule, ...] = (
-    _name, _city, _job, _family, _pet, _likes, _diet, _reply_style, _decision, _plan, _identifier,
+    _name, _city, _job, _family, _pet, _likes, _diet, _reply_style, _decision, _identifier,
     _tool, _health, _hobby, _habit, _finished, _dates, _age, _mixed_zh,
 )
 EXPLICIT: tuple[Rule, ...] = (_forget, _remember)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from assistant.memory.extract.common import (
     FAMILY_ZH,
@@ -303,31 +303,6 @@ def _decision(s: Sentence, now: datetime) -> Iterator[Candidate]:
                override=bool(re.search(r"换成|改用|改成", head)))
 
 
-_PLAN_CUE = re.compile(r"要|去|得|准备|打算|计划|约了|订了|定了|预约了?|预订了?|挂了号|买了票|提醒|别忘|有个|有一个|出差|开会|考试|面试|航班|飞|回|截止|交|参加|见|搬|出发|旅游|旅行|生日|婚礼|聚会|体检|复查|手术|上学|开学|入职|报到|演出|发布")
-_EVENT_ZH = re.compile(r"出差|开会|会议|考试|面试|航班|飞机|截止|婚礼|手术|体检|入职|发布|上线|答辩")
-
-
-def _plan(s: Sentence, now: datetime) -> Iterator[Candidate]:
-    t = s.text
-    if not _PLAN_CUE.search(t):
-        return
-    when = future_date(t, now)
-    if when is None:
-        return
-    places: list[str] = []
-    m = re.search(rf"(?:去|到|飞|回|飞往|前往)([{_CJK}]{{2,6}}?|[A-Z][A-Za-z]+)(?:出差|开会|玩|旅游|旅行|见|看|参加|办|找|上|面试|读书|$|，|,|。)", t)
-    city = zh_city_in(t)
-    if city:
-        places.append(city)
-    if m and m.group(1) not in places:
-        places.append(m.group(1))
-    day = when[0].strftime("%Y-%m-%d")
-    if when[1].date() != when[0].date():
-        day += "至" + when[1].strftime("%Y-%m-%d")
-    ev = _EVENT_ZH.search(t)
-    yield make(s, f"用户的计划安排（{day}）：{t}。", Category.GOAL,
-               entities=places + ([ev.group(0)] if ev else []), importance=4 if ev or places else 3,
-               event_at=when[0], expires_at=when[1] + timedelta(days=1))
 
 
 _ID_KINDS = "订单号|订单编号|快递单号|运单号|物流单号|工单号|取件码|预订号|预约号|确认号|预订码|航班号|票号|会员号|发票号|案件号|保单号|流水号|单号|工单|订单|编号"
@@ -371,7 +346,7 @@ def _forget(s: Sentence, now: datetime) -> Iterator[Candidate]:
 
 
 RULES: tuple[Rule, ...] = (
-    _name, _city, _job, _family, _pet, _likes, _diet, _reply_style, _decision, _plan, _identifier,
+    _name, _city, _job, _family, _pet, _likes, _diet, _reply_style, _decision, _identifier,
 )
 EXPLICIT: tuple[Rule, ...] = (_forget, _remember)
 
@@ -643,5 +618,21 @@ def _salary(s: Sentence, now: datetime) -> Iterator[Candidate]:
                    entities=[amount], importance=3)
 
 
+def _name_more(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'全名叫贺雯雯' / '嗨 我是阿雯': a full name, or a nickname the user introduces themself by."""
+    m = re.search(rf"全名(?:叫|是)\s*({_NAME})|^(?:(?:嗨|你好|您好|哈喽|hi|hello)[，,！!～~\s]*)?我是([阿小][{_CJK}]{{1,2}})(?=$|[，,。！!～~\s])", s.text, re.I)
+    name = _zh_name(m.group(1) or m.group(2)) if m else None
+    if name:
+        yield make(s, f"用户的名字是{name}。", Category.FACT, slot="user.name", value=name, entities=[name], importance=5)
+
+
+def _age(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """'今年刚满40' / '我今年28岁': the user's own age (not '我女儿今年七岁')."""
+    m = re.match(r"(?:我)?(?:今年|现在)(?:刚|才|已经)?满?(\d{1,2}|[一二两三四五六七八九十]{1,3})(?:岁|周岁)?(?:了|啦)?$", s.text)
+    if m:
+        age = m.group(1)
+        yield make(s, f"用户今年{age}岁。", Category.FACT, slot="user.age", value=age, entities=[age], importance=3)
+
+
 RULES = (*RULES, _kids, _relative_job, _breakup, _work_role, _code_language, _phone, _tools, _only,
-         _intolerance, _home_region, _salary)
+         _intolerance, _home_region, _salary, _name_more, _age)

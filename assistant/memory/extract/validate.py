@@ -16,6 +16,7 @@ from assistant.memory.text import normalize
 # Words that cannot begin or end a value ("的", "and", "the"): a value cut in the wrong place.
 _ZH_DANGLING_END = re.compile(r"[的了和与或跟及在是把被给向对从就都也还很又才吧呢吗啊呀哦嘛着过得地]$")
 _ZH_DANGLING_START = re.compile(r"^[的了和与或及是把被给向就都也还很又才着过得地]")
+_ZH_MEASURE_END = re.compile(r"[一两几每这那某哪][家所个名位只条间座台部本张]$")
 _EN_FUNCTION = frozenset(
     "a an the and or but of to in on at by for with from as is are was were be been am do does did "
     "that this these those it its it's there here which who whom what when where why how if so than then "
@@ -56,6 +57,8 @@ def value_problem(value: str, message: str) -> str | None:
             return "too long"
         if _ZH_DANGLING_END.search(text) or _ZH_DANGLING_START.search(text):
             return "dangling particle"
+        if _ZH_MEASURE_END.search(text):
+            return "cut before its noun"  # "成都一家" from "在成都一家做游戏的公司上班"
         return None
     words = re.findall(r"[A-Za-z0-9'+#.\-]+", text)
     if not words:
@@ -81,7 +84,8 @@ def garbage_problem(content: str) -> str | None:
     m = _SLOT_TEMPLATE_VALUE.match(text)
     if m:
         value = m.group("value").strip()
-        return value_problem(value, value) if value else "empty value"
+        problem = value_problem(value, value) if value else "empty value"
+        return None if problem == "too long" else problem  # a long value is not a broken one
     return None
 
 

@@ -46,8 +46,9 @@ def decay(ctx: StepContext) -> dict[str, int]:
     settings = ctx.parts.settings
     rows = ctx.db.query(
         "SELECT id, importance, access_count, created_at, updated_at, last_accessed_at FROM memories"
-        " WHERE profile_id = ? AND status = 'active' AND pinned = 0 ORDER BY id",
-        (ctx.profile_id,),
+        # a plan does not fade before its day: "the wedding is on 13 June" said in February
+        " WHERE profile_id = ? AND status = 'active' AND pinned = 0 AND (event_at IS NULL OR event_at <= ?) ORDER BY id",
+        (ctx.profile_id, ctx.now),
     )
     pinned = int(
         ctx.db.scalar(

@@ -345,21 +345,6 @@ def test_instructions_dressed_as_memories_are_dropped(text: str) -> None:
     assert run(text) == []
 
 
-@pytest.mark.parametrize(
-    ("text", "day"),
-    [
-        ("dentist appointment on thursday the 19th at 4pm, remind me if I ask about my week", "2026-02-19"),
-        ("meeting with the landlord on the 2nd", "2026-03-02"),
-        ("my passport expires in march so I need to renew it before my trip to Japan", "2026-03-01"),
-        ("I have to file my taxes by April", "2026-04-01"),
-    ],
-)
-def test_plan_dates(text: str, day: str) -> None:
-    plans = [c for c in run(text) if c.event_at is not None]
-    assert plans and plans[0].event_at.date().isoformat() == day  # type: ignore[union-attr]
-    assert plans[0].expires_at is not None
-
-
 @pytest.mark.parametrize("text", ["if I moved to Paris I'd be happy", "in case I move to Rome, what then"])
 def test_real_conditionals_still_give_nothing(text: str) -> None:
     assert "user.city" not in by_slot(text)

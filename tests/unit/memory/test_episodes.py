@@ -1,0 +1,60 @@
+"""Episodic capture: clauses kept in the user's words, dated when they speak of a day ahead."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from assistant.memory.clauses import split_clauses
+from assistant.memory.embedder import SentenceTransformerEmbedder
+from assistant.memory.episodes import Episode, EpisodeCapture
+from assistant.memory.types import Category
+
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesday
+
+
+def capture(embedder: SentenceTransformerEmbedder, text: str, now: datetime = NOW) -> list[Episode]:
+    return [e for e in EpisodeCapture(embedder).capture(split_clauses(text), now) if e.candidate is not None]
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Next Wednesday I fly to Berlin.", "2026-03-11"),
+        ("下周三去上海出差", "2026-03-11"),
+        ("I'm going to Tokyo on March 20", "2026-03-20"),
+        ("明天要去杭州开会", "2026-03-05"),
+        ("I have a dentist appointment tomorrow", "2026-03-05"),
+        ("dentist appointment on thursday the 19th at 4pm", "2026-03-19"),
+        ("I have to file my taxes by April", "2026-04-01"),
+        ("这周六要考科目二了", "2026-03-07"),
+    ],
+)
+def test_a_plan_is_dated_and_expires_after_its_day(embedder: SentenceTransformerEmbedder, text: str, day: str) -> None:
+    (episode,) = capture(embedder, text)
+    plan = episode.candidate
+    assert plan is not None and plan.event_at is not None and plan.expires_at is not None
+    assert plan.event_at.date().isoformat() == day and plan.category is Category.GOAL
+    assert day in plan.content  # the day is written out for the user and the model
+
+
+def test_what_happened_today_is_not_a_plan(embedder: SentenceTransformerEmbedder) -> None:
+    for episode in capture(embedder, "I moved to Lisbon on March 3. 今天开会开了一下午，老板讲了三遍降本增效"):
+        assert episode.candidate is not None and episode.candidate.event_at is None
+
+
+def test_the_rest_of_a_dated_sentence_shares_its_day(embedder: SentenceTransformerEmbedder) -> None:
+    episodes = capture(embedder, "这周五 (6号) 有个 deadline，要交 quarterly report 给老板")
+    assert [e.candidate.event_at.date().isoformat() for e in episodes if e.candidate and e.candidate.event_at] == ["2026-03-06", "2026-03-06"]
+
+
+def test_a_day_story_is_not_kept(embedder: SentenceTransformerEmbedder) -> None:
+    kept = [e.body for e in capture(embedder, "ok what a day. woke up late, spilled coffee all over my shirt, lunch was a sad desk salad")]
+    assert kept == []
+
+
+def test_core_topics_last(embedder: SentenceTransformerEmbedder) -> None:
+    (episode,) = capture(embedder, "我对海鲜过敏")
+    assert episode.candidate is not None and episode.candidate.importance >= 4
