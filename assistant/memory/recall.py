@@ -248,8 +248,7 @@ class Recaller:
             for i in live if relevance[i] >= threshold
         ]
         hits.sort(key=lambda h: (-h.score, h.memory.id))
-        # An episode and the fact distilled from it say one thing: inject the fact only.
-        covered = {h.memory.derived_from for h in hits[: 3 * k] if h.memory.derived_from is not None}
+        covered = _covered(hits[: 3 * k])
         chosen: list[Hit] = []
         seen_slots: set[str] = set()
         seen_text: set[str] = set()
@@ -408,3 +407,22 @@ class Recaller:
             if got > 0:
                 feats[memory_id].keyword = got / denominator
                 feats[memory_id].routes.add("keyword")
+
+
+def _covered(hits: list[Hit]) -> set[int]:
+    """Of an episode and the fact distilled from it, the one not to inject: the episode, unless
+    it names something the fact left out ("I'm a nurse at St Mary's" says more than "User works
+    as a nurse")."""
+    from assistant.memory.topics import value_words
+
+    by_id = {h.memory.id: h.memory for h in hits}
+    out: set[int] = set()
+    for hit in hits:
+        episode = by_id.get(hit.memory.derived_from) if hit.memory.derived_from is not None else None
+        if episode is None:
+            if hit.memory.derived_from is not None:
+                out.add(hit.memory.derived_from)
+            continue
+        says_more = value_words(episode.content) - value_words(hit.memory.content)
+        out.add(hit.memory.id if says_more else episode.id)
+    return out

@@ -152,9 +152,8 @@ class UpdateDecision:
         if replaced:
             taken = {m.id for m in replaced} | set(keep)
             topics = {m.topic for m in replaced if m.topic}
-            messages = sorted({m.source_message_id for m in replaced if m.source_message_id is not None})
-            for memory in store.active_from_messages(messages):
-                if memory.id not in taken and memory.topic in topics and memory.source_message_id != (turn.message_id if turn else None):
+            for memory in store.siblings(replaced):
+                if memory.id not in taken and memory.topic in topics and memory.created_at != at:
                     replaced.append(memory)
                     taken.add(memory.id)
         # A fact and the episode it was distilled from go together, either way (a stale episode

@@ -201,6 +201,12 @@ class MemoryWriter:
             for hit in hits:
                 if hit.keyword > 0 or hit.similarity >= 0.45 or slot and hit.memory.slot == slot:
                     found.setdefault(hit.memory.id, hit.memory)
+        # What the same message said about the same part of life goes too ("我前男友叫李浩，
+        # 他是律师": forgetting 李浩 forgets that he is a lawyer).
+        topics = {m.topic for m in found.values() if m.topic}
+        for memory in store.siblings(found.values()):
+            if memory.topic in topics:
+                found.setdefault(memory.id, memory)
         # A fact and the episode it was distilled from go together.
         linked = store.linked([m.id for m in found.values()])
         for memory in linked:

@@ -100,3 +100,24 @@ def test_doctor_with_no_server(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     ollama = next(c for c in report["checks"] if c["name"] == "ollama")
     assert ollama["status"] == "fail" and "not running" in ollama["message"] and "ollama serve" in ollama["fix"]
     assert "Traceback" not in err
+
+
+def test_facts_reach_the_next_chat_when_the_model_extracts_nothing(
+    fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]  # noqa: F811
+) -> None:
+    """Small local models often return nothing usable: the rules and the user's own words are the floor."""
+    monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
+
+    def reply(body: dict[str, object]) -> str:
+        return '{"memories": []}' if body.get("format") else "好的，记住了。"
+
+    fake_ollama.default_reply = reply
+    script = "我叫林晓雨，住在成都，对花生过敏。\n/new\n周末想吃点好的，有什么推荐？\n"
+    code, _out, err = run(["chat"], script, monkeypatch, capsys)
+    assert code == 0, err
+    assert any(r.get("format") for r in fake_ollama.chat_requests)  # the LLM extractor was asked
+    turns = [r for r in fake_ollama.chat_requests if not r.get("format")]
+    system = turns[-1]["messages"][0]["content"]
+    assert "成都" in system and "花生" in system
+    code, out, _err = run(["memory", "list"], "", monkeypatch, capsys)
+    assert "林晓雨" in out and "Traceback" not in err

@@ -1,0 +1,118 @@
+"""The write path on what people actually say (the examples of the write-path redesign):
+compound sentences keep every fact, updates take, forget requests leave nothing, small talk
+is not kept, sensitive values named by a key word never reach disk in plaintext."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from assistant.app import Profile
+from assistant.clock import ManualClock
+from assistant.evaluation.runner import scan_sensitive
+from assistant.memory.inject import render_block
+from assistant.memory.transfer import export_memories
+from assistant.memory.types import Status, Turn
+
+
+def say(profile: Profile, clock: ManualClock, *texts: str) -> None:
+    for text in texts:
+        clock.advance(timedelta(minutes=1))
+        profile.writer.remember([Turn("user", text, clock.now())], clock.now(), confirm_forget=True)
+
+
+def prompt(profile: Profile, clock: ManualClock, query: str) -> str:
+    clock.advance(timedelta(days=2))
+    return render_block(profile.recaller.recall(query, clock.now()))[0]
+
+
+def contents(profile: Profile, status: Status | None = Status.ACTIVE) -> str:
+    return "\n".join(m.content for m in profile.store.list(status=status, limit=200))
+
+
+@pytest.mark.parametrize(
+    ("message", "facts"),
+    [
+        ("我叫王磊，住在武汉，对海鲜过敏。", ["王磊", "武汉", "海鲜"]),
+        ("Hi! I'm Priya Raman, I teach chemistry at a school in Leeds.", ["Priya", "chemistry", "Leeds"]),
+        ("I'm a nurse at St Mary's hospital.", ["nurse", "St Mary's"]),
+        ("搬到苏州快一个月了，还没习惯。", ["苏州"]),
+        ("We just got the keys to our place in Porto!", ["Porto"]),
+    ],
+)
+def test_every_fact_of_a_message_is_kept(profile: Profile, clock: ManualClock, message: str, facts: list[str]) -> None:
+    say(profile, clock, message)
+    stored = contents(profile)
+    assert all(fact in stored for fact in facts)
+
+
+def test_facts_told_in_one_chat_reach_the_next_chats_prompt(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我叫林晓雨，住在成都，对花生过敏")
+    block = prompt(profile, clock, "周末想吃点好的，有什么推荐")
+    assert "成都" in block and "花生" in block
+
+
+def test_a_move_supersedes_where_the_user_lived(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I live in Boston.")
+    clock.advance(timedelta(days=30))
+    say(profile, clock, "I just moved from Boston to Denver last week.")
+    block = prompt(profile, clock, "where do I live these days?")
+    assert "Denver" in block and "lives in Boston" not in block
+    assert any("Boston" in m.content for m in profile.store.list(status=Status.SUPERSEDED))  # history keeps it
+
+
+def test_no_memory_points_back_at_nothing(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I moved to Lisbon in March and I love it here")
+    assert "likes it here" not in contents(profile)
+    assert "I moved to Lisbon in March and I love it here" in contents(profile)
+
+
+def test_a_forget_request_leaves_no_trace_of_the_name(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我前男友叫李浩，他是律师", "我在一家设计公司上班")
+    say(profile, clock, "以后别再提我前男友了，把跟李浩有关的都忘了吧")
+    assert "李浩" not in contents(profile, None) and "律师" not in contents(profile, None)
+    assert "设计公司" in contents(profile)
+    assert "李浩" not in prompt(profile, clock, "情人节一个人怎么过")
+    assert profile.service.index.count() == profile.store.count()  # nothing left in the index either
+
+
+def test_small_talk_is_not_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "谢谢你昨天陪我聊天，晚安啦", "lol ok thanks, good night!", "哈哈哈哈笑死我了")
+    assert profile.store.count(status=None) == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "value"),
+    [
+        ("Remember that my passport number is X1234567", "X1234567"),
+        ("我的护照号是E12345678，下个月过期", "E12345678"),
+        ("my SSN is 521-44-9087", "521-44-9087"),
+        ("身份证号码 11010519491231002X", "11010519491231002X"),
+        ("my driver's licence number is SMITH801125JJ9AB", "SMITH801125JJ9AB"),
+        ("驾照号 330106199001011234", "330106199001011234"),
+        ("my IBAN is NL91 ABNA 0417 1643 00", "NL91 ABNA 0417 1643 00"),
+        ("银行账号是 6222 0212 3456 7890 123", "6222 0212 3456 7890 123"),
+        ("my PIN is 4821", "4821"),
+        ("wifi password = s3cr3t-Wifi!", "s3cr3t-Wifi!"),
+        ("密码是 abc12345", "abc12345"),
+        ("my licence plate is 7ABC123", "7ABC123"),
+        ("车牌号是京B88888", "京B88888"),
+        ("insurance policy number POL-99887766", "POL-99887766"),
+        ("保单号 P202312345678", "P202312345678"),
+    ],
+)
+def test_a_sensitive_value_named_by_its_key_word_never_reaches_disk(
+    profile: Profile, clock: ManualClock, tmp_path: Path, message: str, value: str
+) -> None:
+    say(profile, clock, message)
+    assert value not in contents(profile, None)  # what the panel shows
+    export = tmp_path / "export.json"
+    export_memories(profile.service, profile.vault, export)
+    assert value not in export.read_text(encoding="utf-8")
+    assert value not in prompt(profile, clock, "what do you know about my documents?")
+    profile.store.flush_access()
+    assert scan_sensitive(profile.dir, [value]) == []  # the database, its journal, the index
+    (item,) = profile.vault.items()
+    assert profile.vault.get(item.id).strip() == value  # and an explicit reveal gives it back
