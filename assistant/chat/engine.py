@@ -279,6 +279,9 @@ class ChatEngine:
                     message = grounded.message
                     turn = Turn("user", message.text, session_id=message.session_id, message_id=message.id)
                     changes.append(self.profile.writer.apply(grounded.candidate, message.text, now, turn))
+                for message, quote in outcome.noise:
+                    turn = Turn("user", message.text, session_id=message.session_id, message_id=message.id)
+                    changes.extend(self.profile.writer.dismiss(quote, turn, now))
                 self.profile.service.store.flush_access()
                 self.history.mark_extracted([m.id for m in pending])
             with self._state_lock:

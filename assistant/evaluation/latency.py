@@ -221,6 +221,7 @@ def measure_size(
             for j, text in enumerate(fresh[writes:]):
                 service.index.upsert([10_000_000 + j], embedder.embed([text]), store.profile_id)
             bare_write_s = time.perf_counter() - t1
+            write_path_ms = _write_path_ms(service, now, writes)
         finally:
             service.close()
             db.close()
@@ -234,9 +235,38 @@ def measure_size(
         "bare_ms": percentiles(bare_ms),
         "write_per_s": round(writes / write_s, 1),
         "bare_write_per_s": round(writes / bare_write_s, 1),
+        "write_path_ms": write_path_ms,
         "rss_after_model_mb": rss_model,
         "peak_rss_mb": peak_rss_mb(),
     }
+
+
+# What people say in one message: introductions, compound sentences, updates, plans, small
+# talk, questions, in both languages (the write path's cost depends on the clauses it judges).
+_MESSAGES = (
+    "我叫林晓雨，住在成都，对花生过敏。", "Hi! I'm Priya, I teach chemistry at a school in Leeds.",
+    "I just moved from Boston to Denver last week and I love it here", "谢谢你昨天陪我聊天，晚安啦",
+    "next Friday I fly to Tokyo for a conference, can you help me pack?", "我下周三要去上海出差，顺便见个老同学",
+    "my wife Priya is a vet and we've got a 3 year old named Arjun", "what's a good recipe for dinner tonight?",
+    "我老婆是护士，在协和上班，最近天天夜班", "ugh what a day. woke up late, spilled coffee, traffic was awful",
+    "I'm vegetarian and I can't stand cilantro, also I drive a 2014 Subaru Outback", "搬到苏州快一个月了，还没习惯。",
+)
+
+
+def _write_path_ms(service: Any, now: datetime, count: int) -> dict[str, float]:
+    """Percentiles of one user message through the whole write path (`MemoryWriter.remember`)."""
+    from assistant.memory.types import Turn
+    from assistant.memory.write import MemoryWriter
+
+    writer = MemoryWriter(service, None)
+    writer.remember([Turn("user", "warm-up: I like tea")], now)
+    times: list[float] = []
+    for i in range(count):
+        text = _MESSAGES[i % len(_MESSAGES)] + ("" if i < len(_MESSAGES) else f" ({i})")
+        t0 = time.perf_counter()
+        writer.remember([Turn("user", text, now)], now)
+        times.append((time.perf_counter() - t0) * 1000)
+    return percentiles(times)
 
 
 _READY_SNIPPET = """

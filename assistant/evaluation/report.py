@@ -51,10 +51,12 @@ def latency_markdown(result: Mapping[str, Any]) -> str:
         rows.append([
             size["memories"], size["recall_ms"]["p50"], size["recall_ms"]["p95"], size["recall_ms"]["p99"],
             size["bare_ms"]["p50"], size["bare_ms"]["p95"], size["bare_ms"]["p99"],
-            size["write_per_s"], size["bare_write_per_s"], size["peak_rss_mb"], size.get("vectors", ""),
+            size["write_per_s"], size["bare_write_per_s"],
+            size.get("write_path_ms", {}).get("p50", ""), size.get("write_path_ms", {}).get("p95", ""),
+            size["peak_rss_mb"], size.get("vectors", ""),
         ])
     header = ["memories", "recall p50 ms", "p95", "p99", "bare embed+vector p50 ms", "p95", "p99",
-              "writes/s", "bare embed+index/s", "peak RSS MB", "vectors"]
+              "writes/s", "bare embed+index/s", "write path per message p50 ms", "p95", "peak RSS MB", "vectors"]
     start = result.get("startup", {})
     lines = [table(header, rows)]
     if start:

@@ -66,7 +66,9 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
                 },
                 "required": ["content", "category", "importance", "evidence"],
             },
-        }
+        },
+        # the user's words that are small talk or a passing mood: their episodes are archived
+        "noise": {"type": "array", "items": {"type": "string"}},
     },
     "required": ["memories"],
 }
@@ -83,7 +85,10 @@ For each memory give:
 - entities: names of people, places, things mentioned;
 - expires_at: ISO 8601 with offset when the fact stops being true (e.g. a trip), else null;
 - evidence: the exact words from the user's message that support it, copied verbatim.
-Masked values like 138****5678 stay masked. Answer with JSON only: {"memories": [...]}; [] when nothing qualifies."""
+Also list in "noise" the exact words of any part of a message that is only small talk, thanks,
+a joke or a passing mood (nothing worth remembering), copied verbatim; [] when there is none.
+Masked values like 138****5678 stay masked. Answer with JSON only: {"memories": [...], "noise": [...]};
+[] when nothing qualifies."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,7 @@ class ExtractionOutcome:
     """What one batch gave: candidates to judge, what was dropped and why, or why it fell back."""
 
     candidates: list[Grounded] = field(default_factory=list)
+    noise: list[tuple[SourceMessage, str]] = field(default_factory=list)  # quotes judged small talk
     dropped: list[str] = field(default_factory=list)  # reasons only: never the text
     fallback_reason: str | None = None
     calls: int = 0
@@ -165,6 +171,7 @@ class LLMExtractor:
         ]
         expected = sum(estimate_tokens(m.content) + 4 for m in prompt)
         items: list[Any] | None = None
+        noise: Any = None
         reason = ""
         for attempt in range(2):  # the backend already re-asks once for unparsable JSON
             outcome.calls += 1
@@ -177,6 +184,7 @@ class LLMExtractor:
                     expected_prompt_tokens=expected,
                 )
                 items = _items(answer)
+                noise = answer.get("noise")
                 break
             except InvalidJSONReply as exc:
                 reason = f"invalid JSON from the model ({exc.reason})"
@@ -205,6 +213,12 @@ class LLMExtractor:
                 outcome.candidates.append(grounded)
         if len(items) > MAX_ITEMS:
             outcome.dropped.extend(["too many items"] * (len(items) - MAX_ITEMS))
+        for quote in noise[:MAX_ITEMS] if isinstance(noise, list) else ():
+            # only the user's own words, quoted exactly, can be marked (never a whole batch by accident)
+            if isinstance(quote, str) and len(_printable(quote).strip()) >= MIN_EVIDENCE_CHARS:
+                source = grounding(_printable(quote), batch)
+                if source is not None:
+                    outcome.noise.append((source, _printable(quote).strip()))
 
 
 def _items(answer: dict[str, Any]) -> list[Any]:

@@ -471,19 +471,23 @@ class MemoryStore:
         )
         return [_row_to_memory(r) for r in rows]
 
+    def from_messages(self, message_ids: Sequence[int]) -> builtins.list[Memory]:
+        """Active memories made from the messages `message_ids`."""
+        if not message_ids:
+            return []
+        marks = ",".join("?" * len(message_ids))
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM memories WHERE source_message_id IN ({marks}) AND profile_id = ? AND +status = 'active'",
+            (*message_ids, self.profile_id),
+        )
+        return [_row_to_memory(r) for r in rows]
+
     def siblings(self, memories: Iterable[Memory]) -> builtins.list[Memory]:
         """Active memories made from the same messages as `memories`: by message id, or — for
         those written with no message (`mnemo memory remember`) — stored in the same instant."""
         memories = builtins.list(memories)
-        message_ids = sorted({m.source_message_id for m in memories if m.source_message_id is not None})
+        found = self.from_messages(sorted({m.source_message_id for m in memories if m.source_message_id is not None}))
         instants = sorted({m.created_at for m in memories if m.source_message_id is None})
-        found: builtins.list[Memory] = []
-        if message_ids:
-            marks = ",".join("?" * len(message_ids))
-            found += [_row_to_memory(r) for r in self.db.query(
-                f"SELECT {_COLUMNS} FROM memories WHERE source_message_id IN ({marks}) AND profile_id = ? AND +status = 'active'",
-                (*message_ids, self.profile_id),
-            )]
         if instants:
             marks = ",".join("?" * len(instants))
             found += [_row_to_memory(r) for r in self.db.query(

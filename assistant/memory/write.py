@@ -36,7 +36,17 @@ from assistant.memory.known import KnownValues, without_overlaps
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
 from assistant.memory.service import MemoryService
 from assistant.memory.text import has_cjk, normalize, tokens
-from assistant.memory.types import Action, Candidate, Category, Change, Kind, Memory, Source, Turn
+from assistant.memory.types import (
+    Action,
+    Candidate,
+    Category,
+    Change,
+    Kind,
+    Memory,
+    Source,
+    Status,
+    Turn,
+)
 from assistant.memory.update import UpdateDecision, topic_of_slot
 from assistant.memory.vault import Vault
 
@@ -162,7 +172,40 @@ class MemoryWriter:
         """
         if any(find_forget_request(_POLITE_FRAME.sub("", c.text)) is not None for c in split_clauses(user_text)):
             return Change(Action.DROPPED, None, candidate.content, candidate.category, reason="the message is a forget request")
-        return self._judged(candidate, user_text, to_ts(now), turn)
+        episode = self._episode_of(candidate.evidence, turn)
+        return self._judged(candidate, user_text, to_ts(now), turn, derived_from=episode)
+
+    def dismiss(self, quote: str, turn: Turn, now: datetime) -> list[Change]:
+        """Archive the episodes of `turn`'s message that `quote` (the LLM's "noise") covers.
+
+        An episode the user asked to be remembered, or pinned, stays. Archived is not
+        deleted: the panel can restore it.
+        """
+        changes: list[Change] = []
+        wanted = normalize(quote)
+        for memory in self._episodes_of(turn):
+            text = normalize(memory.content)
+            if memory.pinned or memory.source is Source.USER_EXPLICIT or not (text in wanted or wanted in text):
+                continue
+            self.service.set_status(memory.id, Status.ARCHIVED, event="archived")
+            changes.append(Change(Action.DELETE, memory.id, memory.content, memory.category, reason="small talk (model)"))
+        return changes
+
+    def _episodes_of(self, turn: Turn | None) -> list[Memory]:
+        if turn is None or turn.message_id is None:
+            return []
+        return [m for m in self.service.store.from_messages([turn.message_id]) if m.kind is Kind.EPISODIC]
+
+    def _episode_of(self, evidence: str, turn: Turn | None) -> int | None:
+        """The episode of the same message that an LLM fact's evidence quotes (its source)."""
+        wanted = normalize(evidence)
+        if not wanted:
+            return None
+        for memory in self._episodes_of(turn):
+            text = normalize(memory.content)
+            if text in wanted or wanted in text:
+                return memory.id
+        return None
 
     def _judged(
         self, candidate: Candidate, user_text: str, at: float, turn: Turn | None, *,

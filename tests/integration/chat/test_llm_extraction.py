@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from assistant.app import Profile
 from assistant.chat.engine import ChatEngine
 from assistant.llm.extraction import EXTRACTION_SCHEMA
-from assistant.memory.types import Action
+from assistant.memory.types import Action, Status
 from tests.fakes.fake_ollama import FakeOllama, ScriptedReply
 from tests.integration.chat.helpers import extraction_reply
 
@@ -92,3 +93,27 @@ def test_temporary_and_disabled_memory_do_not_extract(engine: ChatEngine, fake_o
     engine.send(session.id, "I work as a nurse.")
     assert engine.flush_extraction() == []
     assert all(not r.get("format") for r in fake_ollama.chat_requests)
+
+
+def test_the_model_distils_an_episode_and_marks_small_talk(engine: ChatEngine, fake_ollama: FakeOllama, profile: Profile) -> None:
+    """The LLM turns the user's words into a fact (linked to the episode it came from) and can
+    archive what it judges small talk; it never deletes, and nothing it left out is lost."""
+    session = engine.new_session()
+    engine.send(session.id, "my sister Ana moved to Porto last spring, she runs a bakery there")
+    engine.send(session.id, "my neighbour's cat keeps visiting our balcony")
+    episodes = {m.content: m for m in profile.store.list() if m.kind.value == "episodic"}
+    assert any("balcony" in c for c in episodes)
+    fake_ollama.script(ScriptedReply(json.dumps({
+        "memories": [{"content": "The user's sister owns a small bakery business", "category": "fact", "importance": 3,
+                      "evidence": "she runs a bakery there"}],
+        "noise": ["my neighbour's cat keeps visiting our balcony", "words the user never said"],
+    })))
+    changes = engine.flush_extraction()
+    assert engine.last_extraction is not None and len(engine.last_extraction.noise) == 1, changes
+    fact = next((m for m in profile.store.list() if m.content.startswith("The user's sister owns")), None)
+    assert fact is not None, [(c.action, c.content, c.reason) for c in changes]
+    source = profile.store.get(fact.derived_from) if fact.derived_from else None
+    assert source is not None and "bakery" in source.content and source.kind.value == "episodic"
+    archived = [m.content for m in profile.store.list(status=Status.ARCHIVED)]
+    assert any("balcony" in c for c in archived)
+    assert all("balcony" not in m.content for m in profile.store.list())
