@@ -32,7 +32,7 @@ _ZH_CUT = re.compile(
     r"|(?<=[\u4e00-\u9fff])(?=(?:而且|然后|但是|不过|可是|另外|还有就是|所以|因此|同时)[\u4e00-\u9fff])"
 )
 # In an English sentence, Chinese punctuation still ends a clause (mixed messages).
-_CJK_PUNCT_CUT = re.compile(r"[，、；：]+\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[\u4e00-\u9fff])")
+_CJK_PUNCT_CUT = re.compile(r"[，、；：]+\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[\u4e00-\u9fff]|(?:I|I'm|My|We)\b)")
 # An English cut: a comma/semicolon/dash or "and/but/so/because" followed by a new subject.
 _EN_SUBJECT = r"(?:i|i'm|im|i've|i'll|i'd|my|we|we're|we've|our|me|he|she|they|he's|she's|they're|his|her|their)\b"
 # "I live in Duluth and work as a physical therapist": a second predicate of the same subject.

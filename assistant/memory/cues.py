@@ -49,6 +49,8 @@ CUES: tuple[Cue, ...] = (
         _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain"),
         ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼")),
     Cue(("user.habit", "user.has", "user.vehicle"), _en("car rent drive driving commute bus bike transport parking road"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾")),
+    Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage"),
+        ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财")),
     Cue(("user.school",), _en("school study studying exam exams class classes course semester thesis university college homework"),
         ("学校", "学习", "考试", "课", "论文", "大学", "作业", "学期", "复习")),
     Cue(("user.likes", "user.favorite"),

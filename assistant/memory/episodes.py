@@ -39,8 +39,10 @@ _EXPLICIT = re.compile(r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also)[\s,]+)*(?:r
 TOPIC_IMPORTANCE = {
     "user.allergy": 4, "user.health": 4, "user.diet": 4, "user.family": 3, "user.pet": 3, "user.city": 3,
     "user.job": 3, "user.school": 3, "user.reply_style": 4, "user.vehicle": 3, "user.device.phone": 2,
-    "user.device.computer": 2, "user.likes": 2, "user.plan": 3,
+    "user.device.computer": 2, "user.likes": 2, "user.plan": 3, "user.finance": 3,
 }
+# A dated statement of these topics is a change that lasts (a new job, a move, a new school).
+_LASTING = frozenset({"user.job", "user.city", "user.school"})
 _CATEGORY = {"user.likes": Category.PREFERENCE, "user.reply_style": Category.PREFERENCE, "user.plan": Category.GOAL}
 
 
@@ -70,6 +72,8 @@ _PAST = re.compile(
     r"(?i)\b(?:was|were|did|went|moved|bought|sold|started|finished|left|ago|last|yesterday|used to)\b"
     r"|去年|上个?月|上个?周|上个?星期|以前|之前|昨天|前天|那年|当年"
 )
+# "周末一般去爬山", "I usually swim on Tuesdays": a habit, not a plan for that day.
+_HABIT = re.compile(r"(?i)\b(?:usually|always|normally|generally|often|every|each|most)\b|一般|通常|平时|每(?:个|周|天|次|年|月)?|总是|经常|常常|老是")
 _AHEAD = re.compile(
     r"(?i)\b(?:will|'ll|going to|gonna|next|upcoming|plan(?:ning)?|tomorrow|due|booked|need to|have to|got an?)\b"
     r"|要(?!是)|准备|打算|计划|下个?(?:月|周|星期|礼拜|年)|明天|后天"
@@ -79,7 +83,7 @@ _AHEAD = re.compile(
 def _ahead(body: str, now: datetime) -> Span | None:
     """The day or days ahead a clause names, if it speaks of what is to come ("今天开会开了一下午"
     tells of today, "今晚要去看演唱会" of what is to come)."""
-    if _PAST.search(body) and not _AHEAD.search(body):
+    if (_PAST.search(body) and not _AHEAD.search(body)) or _HABIT.search(body):
         return None
     span = future_date(body, now) or (month_span(body, now) if PLAN_WORDS.search(body) else None)
     if span is not None and span[1].date() <= now.date() and not _AHEAD.search(body):
@@ -208,7 +212,8 @@ class EpisodeCapture:
         start, end = episode.span or (None, None)
         topic = episode.topic
         category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
-        if start is not None:
+        lasting = topic is not None and topic.slot in _LASTING
+        if start is not None and not lasting:
             category = Category.GOAL
         # Who the user is lasts: "湖南岳阳人" is short and has no "I", and is no trivia.
         importance = max(score_importance(episode.body), TOPIC_IMPORTANCE.get(topic.slot, 2) if topic else 1)
@@ -225,7 +230,8 @@ class EpisodeCapture:
             evidence=episode.clause.text,
             explicit=explicit,
             event_at=start,
-            expires_at=end + timedelta(days=1) if end is not None else None,
+            # "starting at Target on Monday" changes who the user is from that day on; a trip ends
+            expires_at=end + timedelta(days=1) if end is not None and not lasting else None,
             extractor="episodic",
             topic=topic.slot if topic else None,
             topics=[t.slot for t in episode.also],

@@ -17,12 +17,20 @@ import re
 from assistant.memory.extract.common import clean
 
 _EN_VERB = (
-    r"forget|unlearn|stop remembering|don't remember|do not remember|delete|erase|remove|wipe|clear|drop|scrub|purge|"
-    r"(?:never|don't|do not|stop)\s+(?:mention(?:ing)?|bring(?:ing)?\s+up|talk(?:ing)?\s+about|ask(?:ing)?\s+(?:me\s+)?about|remind(?:ing)?\s+me\s+of)"
+    r"forget|unlearn|stop remembering|don't remember|do not remember|delete|erase|remove|wipe|clear|drop|scrub|purge|scratch|"
+    r"(?:never|don't|do not|stop)\s+(?:mention(?:ing)?|bring(?:ing)?\s+up|talk(?:ing)?\s+about|ask(?:ing)?\s+(?:me\s+)?about|remind(?:ing)?\s+me\s+of)|"
+    # "would you mind not keeping that thing about my mom's health", "stop saving that"
+    r"(?:mind\s+)?(?:not|don't|do not|stop|quit)\s+(?:keep(?:ing)?|stor(?:e|ing)|sav(?:e|ing)|record(?:ing)?|remember(?:ing)?|hold(?:ing)?\s+on\s+to)"
+    r"(?=\s+(?:that|this|it|those|these|the|my|any|anything|everything|about|what|stuff|info)\b)"
+)
+# "I don't want that remembered", "I'd rather it not be stored": the target comes first.
+_EN_NOT_WANTED = re.compile(
+    r"(?i)^(?:i\s+)?(?:don't|do not|dont)\s+want\s+(?P<target>.{1,40}?)\s+(?:remembered|stored|saved|kept|on record|in (?:your )?memory)\b"
+    r"|^i'?d\s+rather\s+(?:you\s+)?(?P<target2>.{1,40}?)\s+(?:not\s+be\s+(?:stored|saved|kept|remembered)|(?:didn't|did not)\s+(?:keep|store|save|remember))"
 )
 _EN_REQUEST = re.compile(
     r"(?i)^(?:(?:please|pls|plz|ok|okay|hey|and|actually|also|oh|btw|so|wait|hmm|just|now|then)[\s,]+)*"
-    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|just\s+)?|i\s+(?:want|need|would like|'d like)\s+you\s+to\s+|i'd\s+like\s+you\s+to\s+|you\s+(?:should|can|must)\s+|let's\s+)?"
+    r"(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|just\s+)?|i\s+(?:want|need|would like|'d like)\s+you\s+to\s+|i'd\s+like\s+you\s+to\s+|you\s+(?:should|can|must)\s+|let's\s+)?"
     rf"(?:{_EN_VERB})\b\s*(?P<target>.*)$"
 )
 _EN_TARGET_LEAD = re.compile(
@@ -39,20 +47,29 @@ _ZH_REQUEST = (
     # X那事别记了 / X的事忘了吧
     re.compile(r"^(?P<target>.{1,30}?)(?:那事|那件事|这事|这件事|的事|的事情|那条|这条|那个|的那些|相关的|有关的)(?:你)?(?:就)?(?:都|全)?(?:别|不要|不用)?(?:再)?(?:记着|记住|记得|记|存|提|忘了|忘掉|删了|删掉)(?:了|吧|啦|哈)*$"),
     # 以后别再提X了 / 不要再记着X / 别记X
-    re.compile(r"(?:以后|今后|从今往后|从现在起)?(?:你)?(?:就)?(?:别|不要|不用|不许|甭)(?:再)?(?:跟我|和我|对我)?(?:提|提起|提到|说起|记着|记住|记得|记|存|问)(?:起|到)?(?P<target>.{1,40}?)(?:了|啦|吧|哈|啊|的事|的事情)*$"),
+    re.compile(r"(?:以后|今后|从今往后|从现在起)?(?:你)?(?:就)?(?:别|不要|不用|不许|甭)(?:再)?(?:跟我|和我|对我)?\s*(?:提|提起|提到|说起|记着|记住|记得|记|存|留着|保存|问|(?i:bring up|mention))(?:起|到)?\s*(?P<target>.{1,40}?)(?:了|啦|吧|哈|啊|的事|的事情|好吗|好不好|行吗|可以吗|\s)*$"),
+    # 之前说的X那个……当我没说过 / X就当没说
+    re.compile(r"^(?P<target>.{1,30}?)(?:那个|那件事|的事|那事)?(?:…|\.{2,}|，|,|\s)*(?:能不能|可不可以|你)?(?:就)?当(?:我)?没说(?:过)?"),
     # 忘掉X / 删除X
     re.compile(rf"^(?:请|麻烦|你)?(?:帮我|给我)?(?:{_ZH_VERB})(?:掉)?(?:关于|有关)?(?P<target>.{{1,40}})$"),
 )
 _ZH_STATEMENT = re.compile(r"^我(?:又|还|都|也|竟然|居然|差点)?(?:忘了|忘记了?|忘带|删了)|不小心删|忘了带|忘记带|忘了拿")
 _ZH_TRIM = re.compile(
-    r"^(?:算了\s*)?(?:都|全)?(?:跟|和|与)?(?:关于|有关)?(?:我的|我)?"
+    r"^(?:算了\s*)?(?:之前|上次|刚才|以前)?(?:跟你|和你|对你)?(?:说的|讲的|提的)?(?:都|全)?(?:跟|和|与)?(?:关于|有关)?(?:我的|我)?"
     r"|(?:有关的|相关的|有关|相关|的事情|的事|那件事|这件事|那事|这事|那些|这些|的记忆|的信息|的内容|的一切|一切|所有|全部|都|的)+$"
 )
+# "forget I ever said that", "forget what I told you": nothing named
+_SAID_THAT = re.compile(r"(?i)^(?:that\s+|what\s+)?i\s+(?:ever\s+|just\s+)?(?:said|told you|mentioned|wrote)(?:\s+(?:that|this|it|earlier|before|to you))*$")
+_OBJECT_PRONOUN = re.compile(r"(?i)^(?:me|us|you|him|her|them)\b")
 _VAGUE = frozenset("it this that everything anything something me all 它 这个 那个 这 那 吧 了 一切 所有".split())
 
 
 def _en_target(raw: str) -> str:
-    target = re.split(r"(?i)\s*(?:[;(]|\s-\s|\bbut\b|\bkeep\b|\bthough\b|\btho\b|\bthanks\b|\bthx\b)", raw, maxsplit=1)[0]
+    target = re.split(r"(?i)\s*(?:[;(?,]|\s-\s|\bbut\b|\bkeep\b|\bthough\b|\btho\b|\bthanks\b|\bthx\b|\bthank you\b)", raw, maxsplit=1)[0]
+    # "that thing about my mom's health", "the weight thing I told you", "the Bunny stuff"
+    thing = re.match(r"(?i)^(?:all\s+)?(?:that|the|this|those)\s+(?:(?P<what>.{1,30}?)\s+)?(?:thing|things|stuff|part|bit|info)\b(?:\s+(?:about|on|with)\s+(?P<about>.+?))?(?:\s+(?:i|that i)\s+(?:told|said|mentioned)\b.*)?$", target.strip())
+    if thing is not None and (thing.group("what") or thing.group("about")):
+        target = thing.group("about") or thing.group("what") or ""
     target = _EN_TARGET_TAIL.sub("", target.strip().rstrip("?!.,"))
     target = _EN_TARGET_LEAD.sub("", target)
     target = re.sub(r"(?i)^(?:my|the|that|those|these|his|her|their|our)\s+", "", target)
@@ -84,9 +101,15 @@ def forget_target(clause: str) -> str | None:
         return None
     m = _EN_REQUEST.match(text)
     if m is None:
-        return None
+        wanted = _EN_NOT_WANTED.match(text)
+        if wanted is None:
+            return None
+        target = _en_target(wanted.group("target") or wanted.group("target2") or "")
+        return "" if target.lower() in _VAGUE or not target else target
     target = _en_target(m.group("target"))
-    return "" if target.lower() in _VAGUE or not target else target
+    if _OBJECT_PRONOUN.match(target):
+        return None  # "don't keep me waiting"
+    return "" if target.lower() in _VAGUE or not target or _SAID_THAT.match(target) else target
 
 
 # Where a request may start inside a clause: "I switched teams 🙌 so please forget everything
@@ -109,7 +132,7 @@ def is_forget_request(clause: str) -> bool:
     return find_forget_request(clause) is not None
 
 
-__all__ = ["find_forget_request", "forget_target", "is_forget_request", "vault_kinds_named"]
+__all__ = ["find_forget_request", "forget_target", "implied_target", "is_forget_request", "vault_kinds_named"]
 
 
 # What a forget request's target calls each kind of vaulted value ("my old number", "我的地址").
@@ -129,3 +152,18 @@ _VAULT_KIND_WORDS = (
 def vault_kinds_named(target: str) -> set[str]:
     """The kinds of vaulted values a forget request's target names."""
     return {kind for kind, rx in _VAULT_KIND_WORDS if re.search(rx, target)}
+
+
+_THING = re.compile(
+    r"(?i)\bthe\s+(?P<what>[A-Za-z][\w'-]{1,20}(?:\s+[\w'-]{1,20})?)\s+(?:thing|stuff|part|bit)\b"
+    r"|(?P<zh>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:那件事|那事|的事|那个)"
+)
+
+
+def implied_target(message: str) -> str:
+    """What a vague request ("forget I ever said that") points at, from the rest of the message:
+    "ok the Bunny thing is cringe, forget I ever said that" → "Bunny"."""
+    m = _THING.search(message)
+    if m is None:
+        return ""
+    return clean(m.group("what") or m.group("zh") or "")

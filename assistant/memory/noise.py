@@ -77,7 +77,7 @@ DURABLE = re.compile(
 # How a message that tells of the day opens: "what a day", "today was so long", "今天开会开了一下午".
 DAY_STORY = re.compile(
     r"(?i)\b(?:what a day|long day|rough day|crazy day|weird day|busy day|today was|today has been|this morning was|tonight was|worst day)\b"
-    r"|^(?:ugh|omg|man|wow)\b|今天(?:真|好|太|超)?(?:累|烦|忙|倒霉|郁闷|崩溃)|今天.{0,8}(?:了一下午|了一天|了一上午|了一晚上)|累死了|烦死了|气死了|倒霉"
+    r"|今天(?:真|好|太|超)?(?:累|烦|忙|倒霉|郁闷|崩溃)|今天.{0,8}(?:了一下午|了一天|了一上午|了一晚上)|累死了|烦死了|气死了|倒霉"
 )
 _ZH_ASK = re.compile(r"(?:吗|么|嘛|呢)(?=\s+[A-Za-z0-9])")
 # "好嘞 我去看看", "ok I'll try that": the user answering the assistant, not telling it anything.

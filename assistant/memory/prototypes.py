@@ -75,6 +75,11 @@ TOPIC_PROTOTYPES: dict[str, tuple[str, ...]] = {
         "I'm in my final year of high school.", "I'm writing my PhD thesis on soil bacteria.", "I'm taking night classes in accounting.",
         "我在浙大读研。", "我是大三学生，学计算机。", "我在准备考研。",
     ),
+    "user.finance": (
+        "My salary goes into my Chase checking account.", "I pay 1,450 a month in rent.", "I bank with Barclays.",
+        "I'm paying off a student loan.", "I use a Visa card for online shopping.", "I'm saving for a house deposit.",
+        "我的工资卡是招商银行的。", "我每个月房租三千。", "我平时都用支付宝付款。", "我在还房贷。",
+    ),
     "user.likes": (
         "I love hiking on weekends.", "My favourite food is ramen.", "I'm learning the guitar.", "I can't stand cilantro.",
         "I'm really into board games.", "I collect vinyl records.", "I prefer tea to coffee.", "I watch a lot of anime.",

@@ -245,8 +245,19 @@ _IBAN = re.compile(r"[A-Z](?<![0-9A-Za-z][A-Z])[A-Z]\d{2}(?: ?[A-Z0-9]{4}){2,7}(
 _IBAN_GROUPED = re.compile(r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){3,7}(?: [A-Z0-9]{1,3})?")
 
 
+# Secret keys whose shape says what they are: "sk-live-…", "ghp_…", "xoxb-…", "AKIA…", "Bearer …".
+_API_KEY = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:sk-(?:live-|test-|proj-|ant-)?[A-Za-z0-9_-]{16,}|pk_(?:live|test)_[A-Za-z0-9]{16,}"
+    r"|rk_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}"
+    r"|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])"
+    r"|(?<=Bearer )[A-Za-z0-9._~+/-]{20,}=*"
+)
+
+
 def _shape_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
-    """SSNs and IBANs: shapes that checks tell apart from other numbers without a key word."""
+    """SSNs, IBANs and API keys: shapes that checks tell apart from other text without a key word."""
+    for m in _API_KEY.finditer(text):
+        yield -1, _span("api_key", text, m.start(), m.end())
     if "-" in text:
         for m in _SSN.finditer(text):
             if ssn_ok(m.group(0)) and not _named_as_id(text, m.start()):
@@ -402,7 +413,8 @@ _KEYS = (
     _Key("account", rf"(?:bank|checking|savings|current)\s+account|account{_NUMBERED}|acct", "账号|账户"),
     _Key("account", r"account", value="weak"),
     _Key("account", r"routing(?:\s+number)?|sort\s+code|bsb|swift(?:\s+code)?|bic"),
-    _Key("bank_card", rf"card{_NUMBERED}|(?:credit|debit|bank)\s+card", "银行卡|卡号|信用卡|储蓄卡|借记卡|工资卡"),
+    _Key("bank_card", rf"card{_NUMBERED}|(?:credit|debit|bank)\s+card|visa|mastercard|master\s+card|amex|american\s+express|discover\s+card",
+         "银行卡|卡号|信用卡|储蓄卡|借记卡|工资卡|银联"),
     _Key("security_code", r"cvv2?|cvc2?|csc|card\s+security\s+code|security\s+code", "安全码|CVV码|验证码|校验码"),
     _Key("pin", r"pin"),
     # "the door code is 2580", "locker combo 12-34-56": what opens something
@@ -442,6 +454,8 @@ _GLUE = re.compile(
     rf"(?:[ \t]{{1,3}}(?i:for|of|to|at|on|with|from)(?:[ \t]{{1,3}}[^\s:=：]{{1,24}}){{1,3}}?"
     rf"(?={_S}(?:(?i:is|was)(?![A-Za-z])|[:=：])))?"
     rf"(?:{_S}(?:(?i:is|was|are|were)(?![A-Za-z])|[:=#＝：＃]|是|为|為|叫)){{0,2}}"
+    # "要填护照号，我的是EJ4829173", "passport number? mine is X1234567"
+    rf"(?:{_S}[，,?？]{_S}(?:我的|(?i:mine|my one|it|it's))?{_S}(?:是|为|(?i:is|'s)(?![A-Za-z]))?)?"
     rf"{_S}(?P<quote>[\"'“‘「『])?"
 )
 _GLUE_MAX = 40  # the key and its value stand in one clause
@@ -573,7 +587,7 @@ def _zh_address_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
 
 
 _LONG_DIGITS = re.compile(r"(?<![\dA-Za-z])\d{4}(?:[ \-]?\d){8,15}(?![\dA-Za-z])")
-_CARD_WORDS = re.compile(r"(?i:\bcard\b|\baccount\b|\bacct\b|\bbank\b)|卡|账号|账户|银行")
+_CARD_WORDS = re.compile(r"(?i:\bcard\b|\baccount\b|\bacct\b|\bbank\b|\bvisa\b|\bmastercard\b|\bamex\b)|卡|账号|账户|银行")
 
 
 def _card_context_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:

@@ -68,8 +68,8 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.job", True, _rx(
         r"work|works|working|worked|job|jobs|career|employer|company|hired|joined|quit|resigned|laid off|fired|promoted|"
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|"
-        r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|clinic|hospital|firm|agency",
-        r"工作|上班|公司|单位|入职|辞职|离职|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|医生|护士|律师|会计|设计师|经理|"
+        r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency",
+        r"工作|上班|公司|单位|入职|辞职|离职|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开)|护士|律师|会计|设计师|经理|"
         r"创业|自由职业|退休|在.{1,10}(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
         r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat meat|eating meat|eat pork|eat beef|eat fish|diet|"
@@ -82,8 +82,8 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.health", False, _rx(
         r"diabet\w*|asthma|adhd|anxiety|depression|migraines?|pregnan\w*|surgery|injur\w*|blood pressure|cholesterol|medication|meds|"
         r"prescribed|diagnosed|chronic|therapy|physio|insulin|inhaler|knee|back pain|arthritis|eczema|insomnia|tore my|broke my|sprained|"
-        r"doctor said|gym|work out|workout|run|running|marathon|yoga|swim|swimming|cycling",
-        r"糖尿病|哮喘|高血压|血压|胃炎|胃病|抑郁|焦虑|失眠|怀孕|孕|手术|受伤|骨折|扭伤|吃药|药|医生说|诊断|慢性|过敏性|腰|膝盖|颈椎|"
+        r"doctor said|gym|work out|workout|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist",
+        r"糖尿病|哮喘|高血压|血压|胃炎|胃病|抑郁|焦虑|失眠|怀孕|孕|手术|受伤|骨折|扭伤|吃药|药|医生说|看医生|看心理医生|心理医生|看病|住院|出院|肺炎|发烧|感冒|诊断|慢性|过敏性|腰|膝盖|颈椎|体重|减重|"
         r"健身|跑步|马拉松|瑜伽|游泳|骑行|锻炼|减肥|体检")),
     Topic("user.pet", False, _rx(
         r"dog|dogs|puppy|cat|cats|kitten|pet|pets|rabbit|bunny|hamster|parrot|fish tank|goldfish|turtle|tortoise|guinea pig|"
@@ -111,6 +111,11 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.school", True, _rx(
         r"school|university|college|uni|degree|major|majoring|phd|master'?s|bachelor'?s|student|semester|thesis|grad school|class of",
         r"学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
+    Topic("user.finance", False, _rx(
+        r"bank|banking|checking|savings|account|acct|credit card|debit card|paycheck|salary|payroll|rent|mortgage|"
+        r"loan|budget|invoice|taxes|tax return|venmo|paypal|zelle|revolut|monzo|apple pay|autopay|direct deposit",
+        r"银行|建行|工行|农行|中行|招行|交行|信用卡|储蓄卡|工资卡|工资|薪水|房租|房贷|车贷|贷款|预算|报销|账单|支付宝|微信支付|花呗|转账|存款|理财|基金|股票|交税|个税"),
+        names=re.compile(r"\b(?:Chase|Barclays|HSBC|Citi(?:bank)?|Wells Fargo|Bank of America|Santander|Lloyds|Natwest|Deutsche Bank|ING|Revolut|Monzo|Visa|Mastercard|Amex)\b")),
     Topic("user.likes", False, _rx(
         r"love|loves|like|likes|enjoy|enjoys|into|fan of|favou?rite|hobby|hobbies|play|plays|playing|learning|collect|collecting|"
         r"hate|hates|can't stand|prefer|prefers|obsessed|listen to|watch|read|reading|hiking|climbing|baking|cooking|painting|guitar|piano|photography|gaming",

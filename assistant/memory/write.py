@@ -30,7 +30,7 @@ from assistant.memory.episodes import EpisodeCapture
 from assistant.memory.extract import extract_rules
 from assistant.memory.extract.common import forget_slot, looks_like_injection
 from assistant.memory.extract.validate import value_problem
-from assistant.memory.forget_request import find_forget_request, vault_kinds_named
+from assistant.memory.forget_request import find_forget_request, implied_target, vault_kinds_named
 from assistant.memory.gate import keep
 from assistant.memory.known import KnownValues, without_overlaps
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
@@ -274,7 +274,7 @@ class MemoryWriter:
         text = protected.text
         clauses = split_clauses(text)
         targets = self._forget_requests(clauses, result, confirm_forget)
-        held = {c.sentence for c, _ in targets}
+        held = {c.start for c, _ in targets}  # the request's own clauses (the rest of its sentence may stay)
         names = [t for _, t in targets if t]
 
         def blocked(words: str) -> bool:
@@ -298,7 +298,7 @@ class MemoryWriter:
 
         # Every clause about the user, in their words (not those with a vaulted value: the
         # identifier memory is that clause already).
-        kept = [c for c in clauses if c.sentence not in held and not blocked(c.text) and VAULT_TAG not in c.text]
+        kept = [c for c in clauses if c.start not in held and not blocked(c.text) and VAULT_TAG not in c.text]
         foreign = _not_the_users(text, clauses)
         kept = [c for c in kept if c.start not in foreign]
         candidates = [c for c in candidates if not any(f.text in c.evidence for f in clauses if f.start in foreign)]
@@ -336,12 +336,18 @@ class MemoryWriter:
         return self._episodes
 
     def _forget_requests(self, clauses: list[Clause], result: WriteResult, confirm_forget: bool) -> list[tuple[Clause, str]]:
-        """The message's forget requests (clause, target); each target goes to the forget flow."""
+        """The message's forget requests (clause, target); each target goes to the forget flow.
+
+        A request that names nothing ("forget I ever said that") points at what the rest of the
+        message names ("the Bunny thing is cringe").
+        """
         found: list[tuple[Clause, str]] = []
         for clause in clauses:
             target = find_forget_request(_POLITE_FRAME.sub("", clause.text))
             if target is None:
                 continue
+            if not target:
+                target = implied_target(" ".join(c.text for c in clauses if c is not clause))
             found.append((clause, target))
             if not target:
                 continue
@@ -354,8 +360,8 @@ class MemoryWriter:
 
     @staticmethod
     def _in_held(evidence: str, clauses: list[Clause], held: set[int]) -> bool:
-        """True when `evidence` lies in a sentence that holds a forget request."""
-        return bool(held) and any(c.sentence in held and (c.text in evidence or evidence in c.text) for c in clauses)
+        """True when `evidence` overlaps a clause that holds a forget request."""
+        return bool(held) and any(c.start in held and (c.text in evidence or evidence in c.text) for c in clauses)
 
     def _sensitive_candidates(self, protected: Protected, at: datetime) -> list[Candidate]:
         """One identifier memory per vaulted value: the clause it was in, masked."""

@@ -93,6 +93,9 @@ def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
             m = re.search(r"^(?:(?i:hi|hello|hey|yo)[,!]?\s+)?([A-Z][a-z'\-]{1,30})\s+here(?=\s*(?:[,!.:;\-–—(]|[\U0001F300-\U0001FAFF\u2600-\u27BF]|$))", s.text)
             if m and m.group(1) in ("Everyone", "Everybody", "Nobody", "Somebody", "Someone", "Anyone", "Nothing", "Everything", "Mine", "Yours", "Ours"):
                 m = None
+        if m is None:
+            # "just Sam is fine", "Sam works too" after a name was taken back
+            m = re.search(r"^(?i:just\s+)([A-Z][a-z'\-]{1,30})\s+(?:is fine|works|please|is good)\b", s.text)
         if m is not None and (m.group(1).split()[0] in _NOT_SELF_NAMES or m.group(1).split()[0] in _NOT_NAMES):
             m = None
     if m is None or not _name_ok(m.group(1).capitalize()):
