@@ -39,6 +39,14 @@ def default_engine(profile: Any, backend: Any) -> Any:
     return ChatEngine(profile, backend, clock=profile.clock)
 
 
+def vault_entries_of(profile: Any) -> dict[int, Any]:
+    """What each vault item is (its kind and masked stub; nothing is decrypted), so stored
+    text can word its vault references (`ui.display`). Runs on a worker."""
+    from ui.display import VaultEntry
+
+    return {item.id: VaultEntry(item.kind, item.masked) for item in profile.vault.items()}
+
+
 def settle_heap() -> None:
     """Leave what start-up loaded (the libraries, the profile, the model) out of garbage collection.
 
@@ -88,6 +96,7 @@ class Core(QObject):
         self.backend: Any = None
         self.engine: Any = None
         self.scheduler: Any = None
+        self.vault_entries: dict[int, Any] = {}  # vault id → VaultEntry (kind, masked stub)
 
     # -- calls into the library ------------------------------------------------------------
 
@@ -108,21 +117,27 @@ class Core(QObject):
     def settings(self) -> Any:
         return self.profile.settings
 
+    def read_vault_entries(self) -> dict[int, Any]:
+        """On a worker: see `vault_entries_of`."""
+        return vault_entries_of(self.profile)
+
     # -- start-up ----------------------------------------------------------------------
 
     def start(self) -> None:
         """Open everything on a worker; `opened` then embedding-model loading follow."""
 
-        def open_all() -> tuple[Any, Any, Any]:
+        def open_all() -> tuple[Any, Any, Any, dict[int, Any]]:
             profile = self._open_profile()
             backend = self._make_backend(profile.settings)
             engine = self._make_engine(profile, backend)
-            return profile, backend, engine
+            if engine is not None:
+                engine.drop_empty_sessions()  # chats opened and left by an older version
+            return profile, backend, engine, vault_entries_of(profile)
 
         self.runner.run_task(open_all, self._on_open, self.open_failed.emit)
 
-    def _on_open(self, parts: tuple[Any, Any, Any]) -> None:
-        self.profile, self.backend, self.engine = parts
+    def _on_open(self, parts: tuple[Any, Any, Any, dict[int, Any]]) -> None:
+        self.profile, self.backend, self.engine, self.vault_entries = parts
         self._wire_engine()
         self.profile.service.on_changed.append(self.bridge.on_store_changed)
         settle_heap()
@@ -187,6 +202,7 @@ class Core(QObject):
 
         def done(parts: tuple[Any, Any]) -> None:
             report, self.engine = parts
+            self.vault_entries = {}
             self._wire_engine()
             self.profile.service.on_changed.append(self.bridge.on_store_changed)
             self.reset.emit()

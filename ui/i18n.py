@@ -62,6 +62,15 @@ def tr(text: str, **values: object) -> str:
     return translator.tr(text, **values)
 
 
+def tr_n(singular: str, plural: str, n: int, **values: object) -> str:
+    """`tr` for a count: "1 memory", "2 memories" (Chinese has one form: the plural's entry).
+
+    Both texts get `n` as the field `{n}`.
+    """
+    text = singular if n == 1 and translator.language == "en" else plural
+    return translator.tr(text, n=n, **values)
+
+
 def set_language(setting: str) -> None:
     translator.set_language(setting)
 

@@ -105,6 +105,7 @@ def settings(fake_ollama: FakeOllama) -> Settings:  # noqa: F811
         request_timeout_s=10.0,
         connect_timeout_s=2.0,
         extraction_idle_seconds=600,
+        welcome_done=True,  # the first-run tests (test_welcome.py) say False
     )
 
 

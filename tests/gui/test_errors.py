@@ -28,6 +28,7 @@ class TestServerDown:
             language="en",
             connect_timeout_s=1.0,
             extraction_idle_seconds=600,
+            welcome_done=True,
         )
 
     def test_ollama_down(self, qtbot: Any, window: Any) -> None:
@@ -40,7 +41,7 @@ class TestServerDown:
         assert [b.text for b in window.chat.bubbles] == ["are you there?"]
         stored = window.core.engine.messages(window.chat.session_id)
         assert stored[0].content == "are you there?"
-        qtbot.waitUntil(lambda: "not available" in window.status.ollama.text(), timeout=10000)
+        qtbot.waitUntil(lambda: "not running" in window.status.ollama.text(), timeout=10000)
 
 
 class TestModelMissing:
@@ -52,6 +53,7 @@ class TestModelMissing:
             chat_model="llama3.1:8b",
             language="en",
             extraction_idle_seconds=600,
+            welcome_done=True,
         )
 
     def test_model_missing_names_the_pull_command(self, qtbot: Any, window: Any) -> None:

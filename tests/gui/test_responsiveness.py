@@ -101,6 +101,7 @@ def settings(fake_ollama: FakeOllama) -> Settings:
         language="en",
         extraction_every_turns=1,
         extraction_idle_seconds=600,
+        welcome_done=True,
     )
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
-    QColor,
     QFontDatabase,
     QTextBlock,
     QTextBlockFormat,
@@ -27,8 +26,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from ui.chat.blocks import BlockSplitter
-
-CODE_BACKGROUND = QColor("#f3f4f6")
+from ui.theme import CODE_BACKGROUND
 
 
 class MessageText(QTextBrowser):
@@ -62,6 +60,12 @@ class MessageText(QTextBrowser):
         self.setMarkdown(text)
         if _may_hold_code(text):
             _style_code_blocks(self.document().begin())
+
+    def set_plain(self, text: str) -> None:
+        """Show `text` as typed: every line break kept, nothing read as Markdown (a user's
+        message: "a\nb" is two lines, "*x*" is not italics)."""
+        self._reset_stream()
+        self.setPlainText(text)
 
     # -- streaming ---------------------------------------------------------------------
 
