@@ -27,6 +27,11 @@ from ui.theme import note_style, theme
 
 NOT_INSTALLED_ROLE = Qt.ItemDataRole.UserRole + 1
 
+ITEM_SPACING = 12
+"""Room a permanent item takes beside its own width (the layout's spacing and frame)."""
+EDGE_ROOM = 40
+"""The bar's margins and its size grip."""
+
 
 def _flat_button() -> QPushButton:
     button = QPushButton()
@@ -221,15 +226,10 @@ class StatusBar(QStatusBar):
 
     def _fit(self) -> None:
         """Show the maintenance items only where everything fits whole (never cut)."""
-        wanted = [
-            w for w in (self.ollama, self.models, self.embedding, self.vault) if not w.isHidden()
-        ]
-        if not self.embedding_progress.isHidden():
-            wanted.append(self.embedding_progress)
-        spacing = 8
-        need = sum(w.sizeHint().width() + spacing for w in wanted) + 24
+        kept = [self.ollama, self.models, self.embedding, self.vault, self.embedding_progress]
         optional = [self.maintenance] + ([self.run_now] if self._run_now_available else [])
-        extra = sum(w.sizeHint().width() + spacing for w in optional)
-        fits = extra <= self.width() - need
+        need = sum(w.sizeHint().width() + ITEM_SPACING for w in kept if not w.isHidden())
+        need += sum(w.sizeHint().width() + ITEM_SPACING for w in optional)
+        fits = need + EDGE_ROOM <= self.width()
         self.maintenance.setVisible(fits)
         self.run_now.setVisible(fits and self._run_now_available)

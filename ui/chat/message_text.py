@@ -28,6 +28,9 @@ from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 from ui.chat.blocks import BlockSplitter
 from ui.theme import CODE_BACKGROUND
 
+MESSAGE_FONT_SCALE = 1.1
+"""Messages are read, not scanned: their text is a step larger than the window's labels."""
+
 
 class MessageText(QTextBrowser):
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -36,6 +39,9 @@ class MessageText(QTextBrowser):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setOpenLinks(False)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * MESSAGE_FONT_SCALE)  # a little larger than the UI
+        self.setFont(font)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.viewport().setAutoFillBackground(False)
         self.document().setUndoRedoEnabled(False)

@@ -55,9 +55,10 @@ DELETE_ROWS = 4
 BOTTOM_SLACK_PX = 4
 """A view this close to the bottom is at the bottom: it follows new and growing messages."""
 
-COLUMN_CHARS = 96
-"""The conversation's column is at most this many average characters wide (about 780 px at
-a 10 pt font), centred: lines stay readable in a wide window, as in Jan or LM Studio."""
+COLUMN_LINES = 42
+"""The conversation's column is at most this many line heights wide (about 800 px at a
+10 pt font, whatever the script: a CJK font's "average character" is twice a Latin one's),
+centred: lines stay readable in a wide window, as in Jan or LM Studio."""
 
 SIDE_MARGIN = 12
 USER_INDENT = 56
@@ -121,8 +122,8 @@ class Transcript(QScrollArea):
 
     @property
     def column_width(self) -> int:
-        """The widest the conversation's column gets (see `COLUMN_CHARS`)."""
-        return self.fontMetrics().averageCharWidth() * COLUMN_CHARS
+        """The widest the conversation's column gets (see `COLUMN_LINES`)."""
+        return self.fontMetrics().height() * COLUMN_LINES
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         """Centre the column: what is left beside it becomes margin (once per resize, not per

@@ -78,7 +78,7 @@ class EditMemoryDialog(QDialog):
         content = restore_tags(self.content.toPlainText().strip(), self._vault_parts)
         if content != self.memory.content:
             out["content"] = content
-        category = self.category.currentData()
+        category = Category(self.category.currentData())  # Qt may hand back the plain value
         if category is not self.memory.category:
             out["category"] = category
         if self.importance.value() != self.memory.importance:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -79,6 +79,10 @@ TOOLTIPS = {
     "export": "Save your memories to a file",
     "import": "Add memories from an exported file",
 }
+
+OPTIONAL_COLUMNS = (4, 5, 6)
+"""Last used, Uses, Source: left out of a narrow window, so the content keeps its room."""
+NARROW_PX = 900
 
 REVIEW_HINT = (
     "The review queue holds memories Mnemo was not sure about: accept the ones that are right, "
@@ -227,6 +231,13 @@ class MemoryPanel(QWidget):
         self.model.headerDataChanged.emit(
             Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
         )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        narrow = self.width() < NARROW_PX
+        for column in OPTIONAL_COLUMNS:
+            if self.table.isColumnHidden(column) != narrow:
+                self.table.setColumnHidden(column, narrow)
 
     def focus_search(self) -> None:
         """Ctrl+F: the search box, its text selected to type over."""
