@@ -116,7 +116,7 @@ def test_a_profile_held_by_a_command_offers_retry_and_quit(qtbot: Any, profile: 
         qtbot.addWidget(window)
         window.show()
         core.start()
-        qtbot.waitUntil(lambda: isinstance(window.dialog, QMessageBox), timeout=10000)
+        qtbot.waitUntil(lambda w=window: isinstance(w.dialog, QMessageBox), timeout=10000)
         box = window.dialog
         assert "already running" in box.text() and box.isVisible()
         if answer == QMessageBox.ButtonRole.AcceptRole:
@@ -125,5 +125,5 @@ def test_a_profile_held_by_a_command_offers_retry_and_quit(qtbot: Any, profile: 
             assert window.tabs.isEnabled() and len(tries) == 2
         else:
             press(box, answer)  # Quit
-            qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
+            qtbot.waitUntil(lambda w=window: not w.isVisible(), timeout=5000)
         window.close()
