@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from ui.bridge import CoreBridge
@@ -108,6 +109,23 @@ class Core(QObject):
     ) -> None:
         """Run `func` on a worker; errors without a handler reach the bridge."""
         self.runner.run_task(func, on_result, on_error or self.bridge.report)
+
+    def run_for(
+        self,
+        owner: QObject,
+        func: Callable[[], Any],
+        on_result: ResultCallback | None = None,
+        on_error: ErrorCallback | None = None,
+    ) -> None:
+        """`run`, for a window that may be closed (and deleted) before the result comes: then
+        its callbacks are not called (an error without `on_error` still reaches the bridge)."""
+
+        def alive(callback: Callable[[Any], None] | None) -> Callable[[Any], None] | None:
+            if callback is None:
+                return None
+            return lambda value: callback(value) if shiboken6.isValid(owner) else None
+
+        self.run(func, alive(on_result), alive(on_error))
 
     @property
     def is_open(self) -> bool:

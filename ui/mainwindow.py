@@ -43,7 +43,11 @@ class MainWindow(QMainWindow):
         self.dialog: QWidget | None = None
         self.progress: QProgressDialog | None = None  # the last re-indexing progress
         self.welcome: QWidget | None = None  # the welcome flow, while it is open
+        self.unlock: QWidget | None = None  # the passphrase prompt, while it is open
         self.open_url: Callable[[QUrl], Any] = QDesktopServices.openUrl
+        self.welcome_options: dict[
+            str, Any
+        ] = {}  # passed to WelcomeWizard (tests: find, downloader)
         self.memory_model = MemoryTableModel(core)
         self.session_model = SessionListModel()
         self.chat = ChatView(core, self.session_model)
@@ -285,7 +289,7 @@ class MainWindow(QMainWindow):
 
         if self.welcome is not None:
             self.welcome.close()
-        wizard = WelcomeWizard(self.core, start=page, parent=self)
+        wizard = WelcomeWizard(self.core, start=page, parent=self, **self.welcome_options)
         wizard.language_chosen.connect(self._language_chosen)
         wizard.chat_model_chosen.connect(self.choose_model)
         wizard.embedding_chosen.connect(self._embedding_chosen)
@@ -341,11 +345,27 @@ class MainWindow(QMainWindow):
         self.core.run(lambda: (backend.health(), models()), checked)
 
     def check_vault_key(self) -> None:
-        """How the vault's key is kept, for the status bar (a key file is worth a word)."""
+        """How the vault's key is kept, for the status bar (a key file is worth a word); a
+        vault kept under a passphrase not given yet asks for it."""
         if not self.core.is_open:
             return
         keys = self.core.profile.keys
-        self.core.run(lambda: str(keys.method), self.status.set_key_method)
+
+        def shown(state: tuple[str, bool]) -> None:
+            method, locked = state
+            self.status.set_key_method(method)
+            if locked and self.unlock is None:
+                self.ask_passphrase()
+
+        self.core.run(lambda: (str(keys.method), bool(keys.locked)), shown)
+
+    def ask_passphrase(self) -> None:
+        from ui.unlock_dialog import UnlockDialog
+
+        dialog = UnlockDialog(self.core, self)
+        dialog.finished.connect(lambda _r: setattr(self, "unlock", None))
+        self.unlock = dialog
+        dialog.open()
 
     def choose_model(self, name: str) -> None:
         settings = self.core.settings

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -205,20 +206,22 @@ class OllamaBackend:
     ) -> bool:
         """Download `model` into Ollama, reporting progress; False when `cancel` stopped it.
 
-        The pull has a connection of its own, closed as soon as `cancel` is set (not at the
-        next progress line): that ends Ollama's download, which keeps the layers it has, so a
-        later pull goes on from there.
+        The pull has a connection of its own, shut as soon as `cancel` is set (not at the next
+        progress line, which may be long in coming): that ends Ollama's download, which keeps
+        the layers it has, so a later pull goes on from there.
 
         Raises:
             OllamaUnavailable: Nothing answers at the address.
             ModelPullFailed: Ollama refused or broke off (unknown name, network, disk).
         """
         self._refuse_cloud(model)
+        transport = _InterruptibleTransport()
         client = ollama.Client(
             host=self._settings.ollama_host,
             timeout=httpx.Timeout(
                 self._settings.request_timeout_s, connect=self._settings.connect_timeout_s
             ),
+            transport=transport,
         )
         cancel = cancel or threading.Event()
         finished = threading.Event()
@@ -226,7 +229,7 @@ class OllamaBackend:
         def close_on_cancel() -> None:
             while not finished.wait(CANCEL_POLL_S):
                 if cancel.is_set():
-                    client.close()  # type: ignore[no-untyped-call]
+                    transport.interrupt()
                     return
 
         watcher = threading.Thread(target=close_on_cancel, name="mnemo-pull-cancel", daemon=True)
@@ -444,6 +447,37 @@ class OllamaBackend:
             num_ctx,
         )
         return True
+
+
+class _InterruptibleTransport(httpx.HTTPTransport):
+    """An HTTP transport whose open connections another thread can shut.
+
+    Closing a socket does not wake a thread blocked reading it; shutting it down does (and
+    tells the server at once). httpcore hands each response's socket out as "network_stream".
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        stream = response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket):
+            with self._lock:
+                self._sockets.append(sock)
+        return response
+
+    def interrupt(self) -> None:
+        with self._lock:
+            sockets = list(self._sockets)
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:  # closed already
+                pass
 
 
 def _payload(messages: Sequence[ChatMessage]) -> list[dict[str, str]]:

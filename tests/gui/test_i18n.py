@@ -47,6 +47,8 @@ def literals() -> set[str]:
     from ui.memory_panel.panel import BUTTONS, REVIEW_HINT, TOOLTIPS, VIEWS
     from ui.menus import MENU_TEXTS
     from ui.settings_dialog import LANGUAGES, THEME_CHOICES
+    from ui.welcome.ollama_page import MODEL_NOTES
+    from ui.welcome.privacy_page import POINTS
 
     found |= {text for pair in ERROR_TEXTS.values() for text in pair}
     found |= (
@@ -58,6 +60,7 @@ def literals() -> set[str]:
     found |= set(EVENTS) | {text for value, text in LANGUAGES if value == "auto"}
     found |= set(FIXES.values()) | set(TOOLTIPS.values()) | {REVIEW_HINT} | set(MENU_TEXTS)
     found |= {text for _value, text in THEME_CHOICES}
+    found |= set(MODEL_NOTES.values()) | {text for point in POINTS for text in point}
     return found
 
 

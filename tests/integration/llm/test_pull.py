@@ -39,18 +39,27 @@ def test_a_pull_reports_growing_progress_and_installs_the_model(
 def test_a_cancelled_pull_stops_the_download_and_installs_nothing(
     backend: OllamaBackend, fake_ollama: FakeOllama
 ) -> None:
-    fake_ollama.pull_gate = threading.Event()
-    cancel = threading.Event()
+    """Cancel while the pull waits for Ollama's next line (a slow or stalled download): its
+    connection is shut at once, and Ollama, told, installs nothing."""
+    fake_ollama.pull_gate = threading.Event()  # the server holds its third line
+    cancel, bytes_came = threading.Event(), threading.Event()
     steps: list[PullProgress] = []
+    outcome: list[bool] = []
 
     def seen(step: PullProgress) -> None:
         steps.append(step)
-        if step.fraction:  # some bytes came: the user presses Cancel
-            cancel.set()
+        if step.fraction:
+            bytes_came.set()
 
-    # the server holds its next line: the pull ends because its connection was closed
-    assert backend.pull_model("qwen2.5:3b", seen, cancel) is False
-    fake_ollama.pull_gate.set()
+    pulling = threading.Thread(
+        target=lambda: outcome.append(backend.pull_model("qwen2.5:3b", seen, cancel))
+    )
+    pulling.start()
+    assert bytes_came.wait(10)
+    cancel.set()  # the user presses Cancel while the pull is blocked reading
+    pulling.join(30)
+    assert outcome == [False]
+    fake_ollama.pull_gate.set()  # only now may the server go on: it finds the client gone
     assert fake_ollama.pull_finished.wait(10)
     assert fake_ollama.pull_outcomes == ["cancelled"]
     assert "qwen2.5:3b" not in fake_ollama.models
@@ -73,7 +82,9 @@ def test_a_pull_with_ollama_down_says_ollama_is_down() -> None:
         backend.pull_model("qwen2.5:3b", lambda _p: None)
 
 
-def test_the_probe_names_each_state(backend: OllamaBackend, fake_ollama: FakeOllama, tmp_path: object) -> None:
+def test_the_probe_names_each_state(
+    backend: OllamaBackend, fake_ollama: FakeOllama, tmp_path: object
+) -> None:
     health = backend.health()
     found = probe(health, backend.list_models(), "qwen2.5:3b", find=lambda: None)
     assert found.state is OllamaState.NO_MODEL and found.installed == ["qwen2.5:7b"]

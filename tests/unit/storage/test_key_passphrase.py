@@ -27,13 +27,17 @@ def no_keyring() -> Iterator[None]:
 @pytest.fixture
 def db(tmp_path: Path) -> Iterator[Database]:
     database = Database(tmp_path / "m.db")
-    database.execute("INSERT INTO profiles(id, name, created_at) VALUES (?,?,?)", (PROFILE, PROFILE, 0.0))
+    database.execute(
+        "INSERT INTO profiles(id, name, created_at) VALUES (?,?,?)", (PROFILE, PROFILE, 0.0)
+    )
     yield database
     database.close()
 
 
 def keys(db: Database, tmp_path: Path, warnings: list[str] | None = None) -> KeyManager:
-    return KeyManager(db, PROFILE, tmp_path / "keys", warn=(warnings if warnings is not None else []).append)
+    return KeyManager(
+        db, PROFILE, tmp_path / "keys", warn=(warnings if warnings is not None else []).append
+    )
 
 
 def test_a_new_vault_is_made_under_the_passphrase(db: Database, tmp_path: Path) -> None:
@@ -51,7 +55,9 @@ def test_a_new_vault_is_made_under_the_passphrase(db: Database, tmp_path: Path) 
     assert not again.locked and again.data_key() == key
 
 
-def test_a_key_file_is_replaced_by_the_passphrase_and_shredded(db: Database, tmp_path: Path) -> None:
+def test_a_key_file_is_replaced_by_the_passphrase_and_shredded(
+    db: Database, tmp_path: Path
+) -> None:
     warnings: list[str] = []
     first = keys(db, tmp_path, warnings)
     key = first.data_key()
