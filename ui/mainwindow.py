@@ -15,7 +15,7 @@ from ui.about import about_box
 from ui.chat.sessions import SessionListModel
 from ui.chat.view import ChatView
 from ui.core import Core
-from ui.dialogs import inform
+from ui.dialogs import error_message, inform
 from ui.i18n import error_text, set_language, tr, translator
 from ui.icons import app_icon
 from ui.memory_panel.model import MemoryTableModel
@@ -166,13 +166,10 @@ class MainWindow(QMainWindow):
     def _on_open_failed(self, exc: BaseException) -> None:
         """Say why, with Retry (a `mnemo` command may hold the profile a moment) and Quit: no
         window is left behind that can do nothing."""
-        message, hint = error_text(exc)
+        message, _hint = error_text(exc)
         self.status.showMessage(message)
         box = QMessageBox(
-            QMessageBox.Icon.Critical,
-            tr("Mnemo cannot start"),
-            message + ("\n\n" + hint if hint else ""),
-            parent=self,
+            QMessageBox.Icon.Critical, tr("Mnemo cannot start"), error_message(exc), parent=self
         )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.setObjectName("openFailed")
@@ -464,10 +461,7 @@ class MainWindow(QMainWindow):
     # -- messages ----------------------------------------------------------------------
 
     def show_error(self, exc: BaseException) -> None:
-        message, hint = error_text(exc)
-        self.dialog = inform(
-            self, tr("Mnemo"), message + ("\n\n" + hint if hint else ""), error=True
-        )
+        self.dialog = inform(self, tr("Mnemo"), error_message(exc), error=True)
 
     def show_bug(self, description: str) -> None:
         self.dialog = inform(

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from assistant.memory.types import Category, Status
-from ui.dialogs import confirm, inform
+from ui.dialogs import confirm, error_message, inform
 from ui.display import friendly
-from ui.i18n import error_text, tr, tr_n
+from ui.i18n import tr, tr_n
 from ui.memory_panel.details_dialog import MemoryDetailsDialog, load_details
 from ui.memory_panel.edit_dialog import EditMemoryDialog
 from ui.memory_panel.model import MemoryTableModel, label
@@ -326,10 +326,7 @@ class MemoryPanel(QWidget):
         self.changed.emit()
 
     def _error(self, exc: BaseException) -> None:
-        message, hint = error_text(exc)
-        self.dialog = inform(
-            self, tr("Mnemo"), message + ("\n\n" + hint if hint else ""), error=True
-        )
+        self.dialog = inform(self, tr("Mnemo"), error_message(exc), error=True)
 
     def edit_selected(self) -> None:
         chosen = self.selected()
