@@ -65,14 +65,18 @@ def build_menus(window: QMainWindow) -> Menus:
     bar = window.menuBar()
     file, memory, help_menu = bar.addMenu(""), bar.addMenu(""), bar.addMenu("")
 
-    def action(menu: QMenu, shortcut: QKeySequence | str | None = None) -> QAction:
+    def action(
+        menu: QMenu, shortcut: QKeySequence.StandardKey | str | None = None, fallback: str = ""
+    ) -> QAction:
+        """An action; a standard shortcut some platforms leave empty gets `fallback`."""
         made = QAction(window)
         if shortcut is not None:
-            made.setShortcut(QKeySequence(shortcut))
+            keys = QKeySequence(shortcut)
+            made.setShortcut(keys if not keys.isEmpty() else QKeySequence(fallback))
         menu.addAction(made)
         return made
 
-    new_chat = action(file, QKeySequence.StandardKey.New)
+    new_chat = action(file, QKeySequence.StandardKey.New, "Ctrl+N")
     new_temporary = action(file, "Ctrl+Shift+N")
     file.addSeparator()
     export = action(file)
@@ -80,9 +84,9 @@ def build_menus(window: QMainWindow) -> Menus:
     settings = action(file, "Ctrl+,")
     settings.setMenuRole(QAction.MenuRole.PreferencesRole)
     file.addSeparator()
-    quit_action = action(file, QKeySequence.StandardKey.Quit)
+    quit_action = action(file, QKeySequence.StandardKey.Quit, "Ctrl+Q")
     quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-    search = action(memory, QKeySequence.StandardKey.Find)
+    search = action(memory, QKeySequence.StandardKey.Find, "Ctrl+F")
     maintenance = action(memory)
     maintenance.setEnabled(False)  # until the scheduler is attached
     memory.addSeparator()
