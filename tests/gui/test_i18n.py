@@ -44,7 +44,7 @@ def literals() -> set[str]:
     from ui.chat.error_banner import FIXES
     from ui.memory_panel.details_dialog import EVENTS
     from ui.memory_panel.model import COLUMNS, LABELS
-    from ui.memory_panel.panel import BUTTONS, REVIEW_HINT, TOOLTIPS, VIEWS
+    from ui.memory_panel.views import BUTTONS, REVIEW_HINT, TOOLTIPS, VIEWS
     from ui.menus import MENU_TEXTS
     from ui.settings_dialog import LANGUAGES, THEME_CHOICES
     from ui.welcome.ollama_page import MODEL_NOTES

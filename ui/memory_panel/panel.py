@@ -40,54 +40,18 @@ from ui.memory_panel.edit_dialog import EditMemoryDialog
 from ui.memory_panel.model import MemoryTableModel, label
 from ui.memory_panel.queries import MemoryQuery
 from ui.memory_panel.vault_dialog import VaultDialog
+from ui.memory_panel.views import (
+    BUTTONS,
+    NARROW_PX,
+    OPTIONAL_COLUMNS,
+    REVIEW_HINT,
+    REVIEW_VIEW,
+    TOOLTIPS,
+    VIEWS,
+    empty_text,
+)
 from ui.progress import ProgressRelay, progress_dialog
 from ui.theme import danger_button_style, muted_style, theme
-
-VIEWS = [
-    # (label, query changes)
-    ("Active", {"status": Status.ACTIVE, "review": None}),
-    ("Review queue", {"status": Status.ACTIVE, "review": True}),
-    ("Superseded", {"status": Status.SUPERSEDED, "review": None}),
-    ("Merged", {"status": Status.MERGED, "review": None}),
-    ("Archived", {"status": Status.ARCHIVED, "review": None}),
-    ("All", {"status": None, "review": None}),
-]
-REVIEW_VIEW = 1
-
-BUTTONS = {  # action → label (English; translated when shown)
-    "edit": "Edit…",
-    "pin": "Pin",
-    "details": "History…",
-    "delete": "Delete",
-    "accept": "Accept",
-    "reject": "Reject",
-    "restore": "Restore",
-    "vault": "Sensitive…",
-    "export": "Export…",
-    "import": "Import…",
-}
-
-TOOLTIPS = {
-    "edit": "Change what this memory says, its category, importance or expiry",
-    "pin": "A pinned memory is always given to the model and never forgotten by decay",
-    "details": "Where this memory came from and how it changed",
-    "delete": "Delete the selected memories for good",
-    "accept": "Keep these memories: they are right",
-    "reject": "Delete these memories: they are wrong",
-    "restore": "Make these memories active again",
-    "vault": "Phone numbers, card numbers and other sensitive values, kept encrypted",
-    "export": "Save your memories to a file",
-    "import": "Add memories from an exported file",
-}
-
-OPTIONAL_COLUMNS = (4, 5, 6)
-"""Last used, Uses, Source: left out of a narrow window, so the content keeps its room."""
-NARROW_PX = 900
-
-REVIEW_HINT = (
-    "The review queue holds memories Mnemo was not sure about: accept the ones that are right, "
-    "reject the others."
-)
 
 
 class MemoryPanel(QWidget):
@@ -271,21 +235,9 @@ class MemoryPanel(QWidget):
         if self.model.rowCount() or self.model.loading:
             self.pages.setCurrentWidget(self.table)
             return
-        query, view = self.model.query, max(self.view_filter.currentIndex(), 0)
-        if query.search.strip():
-            text = tr("No memories match “{query}”.", query=query.search.strip())
-        elif view == REVIEW_VIEW:
-            text = tr("Nothing to review: Mnemo was sure about everything it kept.")
-        elif query.category is not None:
-            text = tr("No memories in this category.")
-        elif view == 0:
-            text = tr(
-                "No memories yet. Tell Mnemo about yourself in a chat — what it keeps shows "
-                "up here, and you can change or delete any of it."
-            )
-        else:
-            text = tr("No memories here.")
-        self.empty_label.setText(text)
+        self.empty_label.setText(
+            empty_text(self.model.query, max(self.view_filter.currentIndex(), 0))
+        )
         self.pages.setCurrentWidget(self.empty_label)
 
     def selected(self) -> list[Any]:
