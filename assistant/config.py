@@ -64,6 +64,8 @@ class Settings:
     retention_days: int = 90
     nightly_time: str = "03:00"
     language: str = "auto"
+    theme: str = "system"  # the window's colours: follow the system, or "light" / "dark"
+    welcome_done: bool = False  # the first-run welcome was finished or skipped
     extraction_every_turns: int = 3
     extraction_idle_seconds: int = 90
     recent_turns: int = 8
@@ -78,6 +80,8 @@ class Settings:
             raise InputError(f"nightly_time={self.nightly_time!r} is not HH:MM", "Write e.g. 03:00.")
         if self.language not in {"auto", "zh", "en"}:
             raise InputError(f"language={self.language!r} is unknown", "Use auto, zh or en.")
+        if self.theme not in {"system", "light", "dark"}:
+            raise InputError(f"theme={self.theme!r} is unknown", "Use system, light or dark.")
         if self.decay_half_life_days <= 0:
             raise InputError("decay_half_life_days must be positive", "Use e.g. 30.")
 

@@ -1,5 +1,7 @@
-"""Drive the real Mnemo window through a short Chinese and English conversation and save
-screenshots (chat, the "memories used" popup, the memory panel) — run by screenshots.sh.
+"""Drive the real Mnemo window as a new user would and save screenshots — run by
+screenshots.sh: the first-run welcome (Ollama without the model, a download in progress),
+then a short Chinese and an English conversation, the "memories used" popup and the memory
+panel, each in the light and the dark scheme, in Chinese and in English.
 
 The chat model is the fake Ollama server from tests/fakes, with canned replies; everything
 else (profile, memory core, engine, window) is the real thing, in a temporary data dir.
@@ -47,19 +49,24 @@ def main(out_dir: str) -> int:
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     data = Path(tempfile.mkdtemp(prefix="mnemo-shots-"))
+    import threading
+
     from tests.fakes.fake_ollama import FakeOllama
 
-    server = FakeOllama().start()
+    server = FakeOllama(models=["phi3:mini"]).start()  # the chat model comes with the welcome
     server.default_reply = reply_for
+    server.pull_gate = threading.Event()  # the download waits at 25 % for its screenshot
     os.environ.update({
         "MNEMO_DATA_DIR": str(data), "MNEMO_EMBEDDING_MODEL": "bundled:all-MiniLM-L6-v2",
-        "OLLAMA_HOST": server.host, "MNEMO_CHAT_MODEL": "qwen2.5:7b",
+        "OLLAMA_HOST": server.host,
     })
+    os.environ.pop("MNEMO_CHAT_MODEL", None)
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QFont
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([sys.argv[0]])
+    app.setApplicationDisplayName("Mnemo")
     app.setFont(QFont("Noto Sans CJK SC", 10))
     from ui.app import build
 
@@ -107,8 +114,14 @@ def main(out_dir: str) -> int:
         wait_until(lambda: bool(done))
         window.chat.reply_finished.disconnect(done.append)
 
+    tools = Tools(app, window, core, server, wait_until, settle, shot, screen_shot, say)
     try:
-        return _walk(app, window, core, started, ready, wait_until, shot, screen_shot, say)
+        visible_at = time.perf_counter() - started
+        wait_until(lambda: bool(ready))
+        print(f"window shown after {visible_at:.2f} s; profile open after {ready[0]:.2f} s")
+        welcome(tools)
+        conversation(tools)
+        return 0
     finally:
         window.close()
         if core.profile is not None:
@@ -116,56 +129,100 @@ def main(out_dir: str) -> int:
         server.stop()
 
 
-def _walk(app: Any, window: Any, core: Any, started: float, ready: list[float], wait_until: Any, shot: Any,
-          screen_shot: Any, say: Any) -> int:
+class Tools:
+    """What the walks need of the running app (see `main`)."""
+
+    def __init__(self, app: Any, window: Any, core: Any, server: Any, *helpers: Any) -> None:
+        self.app, self.window, self.core, self.server = app, window, core, server
+        self.wait_until, self.settle, self.shot, self.screen_shot, self.say = helpers
+
+
+def welcome(t: Tools) -> None:
+    """The first run: the welcome opens; its Ollama page finds Ollama without the model and
+    downloads the recommended one."""
+    from ui.theme import theme
+
+    window, wait_until = t.window, t.wait_until
+    wait_until(lambda: window.welcome is not None and window.welcome.isVisible())
+    wizard = window.welcome
+    wizard.next()
+    page = wizard.ollama
+    wait_until(lambda: page.probe is not None and page.probe.state.value == "no_model")
+    page.recommended.setCurrentIndex(page.recommended.findData("qwen2.5:7b"))
+    page.pull()
+    wait_until(lambda: page.progress.value() > 0)
+    t.shot(wizard, "welcome-en-light.png")
+    theme.apply("dark")
+    t.shot(wizard, "welcome-en-dark.png")
+    theme.apply("light")
+    t.server.pull_gate.set()
+    wait_until(lambda: page.probe is not None and page.probe.state.value == "ready")
+    wait_until(lambda: t.core.settings.chat_model == "qwen2.5:7b" and not t.core.runner.busy)
+    wizard.show_page("privacy")
+    t.shot(wizard, "welcome-privacy-en-light.png")
+    wizard.accept()
+    wait_until(lambda: window.welcome is None)
+    wait_until(lambda: "ready" in window.status.embedding.text())
+
+
+def both_schemes(t: Tools, take: Callable[[str], None]) -> None:
+    """`take(scheme)` in the light scheme, then again in the dark one."""
+    from ui.theme import theme
+
+    for scheme in ("light", "dark"):
+        theme.apply(scheme)
+        t.settle(200)
+        take(scheme)
+    theme.apply("light")
+
+
+def conversation(t: Tools) -> None:
     from ui.i18n import set_language
 
-    visible_at = time.perf_counter() - started
-    wait_until(lambda: bool(ready))
-    wait_until(lambda: "ready" in window.status.embedding.text() or "就绪" in window.status.embedding.text())
-    print(f"window shown after {visible_at:.2f} s; profile open after {ready[0]:.2f} s")
+    window = t.window
 
     # -- Chinese -------------------------------------------------------------------------
     set_language("zh")
-    say("你好！我叫林晓，住在杭州，是一名护士。")
-    say("记住我喜欢喝龙井茶。")
-    say("我喜欢喝什么茶？")
-    wait_until(lambda: not window.chat.busy)
-    shot(window, "chat-zh.png")
+    t.say("你好！我叫林晓，住在杭州，是一名护士。")
+    t.say("记住我喜欢喝龙井茶。")
+    t.say("我喜欢喝什么茶？")
+    t.wait_until(lambda: not window.chat.busy)
+    both_schemes(t, lambda scheme: t.shot(window, f"chat-zh-{scheme}.png"))
     window.chat.show_memories_used(window.chat.bubbles[-1])
-    wait_until(lambda: window.chat.dialog is not None and window.chat.dialog.isVisible())
-    screen_shot("memories-used-zh.png")
+    t.wait_until(lambda: window.chat.dialog is not None and window.chat.dialog.isVisible())
+    t.screen_shot("memories-used-zh-light.png")
     window.chat.dialog.close()
     window.chat.dialog = None
 
     # -- English -------------------------------------------------------------------------
     set_language("en")
     window.chat.new_session()
-    wait_until(lambda: window.chat.bubbles == [] and window.session_model.rowCount() == 2)
-    say("Remember that I'm allergic to peanuts.")
-    say("My sister Anna lives in Berlin.")
-    say("Any dinner ideas for tonight? Keep in mind what I'm allergic to.")
-    say("Can you show me a Python function to convert Celsius to Fahrenheit?")
-    shot(window, "chat-en.png")
+    t.say("Remember that I'm allergic to peanuts.")
+    t.say("My sister Anna lives in Berlin.")
+    t.say("Any dinner ideas for tonight? Keep in mind what I'm allergic to.")
+    t.say("Can you show me a Python function to convert Celsius to Fahrenheit?")
+    both_schemes(t, lambda scheme: t.shot(window, f"chat-en-{scheme}.png"))
     used = [b for b in window.chat.bubbles if b.memories_button.isVisible()]
     if used:
         window.chat.show_memories_used(used[-1])
-        wait_until(lambda: window.chat.dialog is not None and window.chat.dialog.isVisible())
-        screen_shot("memories-used-en.png")
+        t.wait_until(lambda: window.chat.dialog is not None and window.chat.dialog.isVisible())
+        t.screen_shot("memories-used-en-light.png")
         window.chat.dialog.close()
         window.chat.dialog = None
     else:
-        print("warning: no English reply used a memory; memories-used-en.png not taken")
+        print("warning: no English reply used a memory; memories-used-en-light.png not taken")
 
     window.tabs.setCurrentIndex(1)
     window.memories.reload()
-    wait_until(lambda: not window.memory_model.loading and window.memory_model.rowCount() > 0)
-    window.memories.table.resizeColumnsToContents()
-    window.memories.table.setColumnWidth(0, 420)
-    shot(window, "memory-panel-en.png")
-    set_language("zh")
-    shot(window, "memory-panel-zh.png")
-    return 0
+    t.wait_until(lambda: not window.memory_model.loading and window.memory_model.rowCount() > 0)
+    for language in ("en", "zh"):
+        set_language(language)
+        both_schemes(t, lambda scheme, lang=language: t.shot(window, f"memory-panel-{lang}-{scheme}.png"))
+    set_language("en")
+    window.tabs.setCurrentIndex(0)
+    window.resize(600, 400)
+    t.shot(window, "chat-en-600x400.png")
+    window.resize(1180, 780)
 
 
 if __name__ == "__main__":

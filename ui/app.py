@@ -59,9 +59,11 @@ def build(
     from ui.bridge import CoreBridge
     from ui.core import Core, default_backend, default_engine
     from ui.mainwindow import MainWindow
+    from ui.theme import theme
     from ui.worker import Runner
 
     _favour_the_gui_thread()
+    theme.apply()  # the palette before the first widget: nothing is drawn in the wrong scheme
     bridge = CoreBridge()
     runner = Runner(on_unhandled=bridge.report)
 
@@ -127,22 +129,40 @@ def _leave_a_core_for_the_gui() -> None:
 
 
 def run(*, timing: bool = False, started: float | None = None) -> int:
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
     from assistant.config import load_settings
     from ui.i18n import set_language
+    from ui.icons import app_icon
+    from ui.theme import theme
 
     started = started if started is not None else time.perf_counter()
+    QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
+        Qt.HighDpiScaleFactorRoundingPolicy.PassThrough  # 150 % is 150 %, not 200 %
+    )
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Mnemo")
-    app.setApplicationDisplayName("Mnemo")
+    app.setApplicationDisplayName("Mnemo")  # Qt appends it to window titles
+    app.setDesktopFileName("mnemo")  # Wayland and task bars match the desktop entry
+    app.setWindowIcon(app_icon())
+    key = _instance_key()
+    if key is not None:
+        from ui.single_instance import activate_running
+
+        if activate_running(key):
+            print("Mnemo is already running: its window was brought to the front.", flush=True)
+            return 0
     try:
-        set_language(load_settings().language)
+        settings = load_settings()
+        set_language(settings.language)
+        theme.apply(settings.theme)
     except Exception:  # noqa: BLE001 - a bad settings file is reported once the core opens
         set_language("auto")
     core, window = build()
     core.bridge.install_excepthooks()
+    server = _serve_instance(key, window)
     window.show()
     if timing:
         QTimer.singleShot(
@@ -153,6 +173,32 @@ def run(*, timing: bool = False, started: float | None = None) -> int:
         )
     QTimer.singleShot(0, core.start)
     code = app.exec()
+    if server is not None:
+        server.close()
     if core.profile is not None:
         core.profile.close()
     return int(code)
+
+
+def _instance_key() -> str | None:
+    """The profile's single-instance socket name (None when the profile name is unusable:
+    the window then says so)."""
+    from assistant.config import data_dir, profile_name
+    from assistant.errors import InputError
+    from ui.single_instance import instance_key
+
+    try:
+        return instance_key(data_dir(), profile_name())
+    except InputError:
+        return None
+
+
+def _serve_instance(key: str | None, window: Any) -> Any:
+    if key is None:
+        return None
+    from ui.single_instance import InstanceServer
+
+    server = InstanceServer(key, window)
+    server.activated.connect(window.bring_to_front)
+    server.listen()
+    return server

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from ui.bridge import CoreBridge
@@ -37,6 +38,14 @@ def default_engine(profile: Any, backend: Any) -> Any:
         log.warning("the chat engine is not installed; chat is disabled")
         return None
     return ChatEngine(profile, backend, clock=profile.clock)
+
+
+def vault_entries_of(profile: Any) -> dict[int, Any]:
+    """What each vault item is (its kind and masked stub; nothing is decrypted), so stored
+    text can word its vault references (`ui.display`). Runs on a worker."""
+    from ui.display import VaultEntry
+
+    return {item.id: VaultEntry(item.kind, item.masked) for item in profile.vault.items()}
 
 
 def settle_heap() -> None:
@@ -88,6 +97,7 @@ class Core(QObject):
         self.backend: Any = None
         self.engine: Any = None
         self.scheduler: Any = None
+        self.vault_entries: dict[int, Any] = {}  # vault id → VaultEntry (kind, masked stub)
 
     # -- calls into the library ------------------------------------------------------------
 
@@ -100,6 +110,23 @@ class Core(QObject):
         """Run `func` on a worker; errors without a handler reach the bridge."""
         self.runner.run_task(func, on_result, on_error or self.bridge.report)
 
+    def run_for(
+        self,
+        owner: QObject,
+        func: Callable[[], Any],
+        on_result: ResultCallback | None = None,
+        on_error: ErrorCallback | None = None,
+    ) -> None:
+        """`run`, for a window that may be closed (and deleted) before the result comes: then
+        its callbacks are not called (an error without `on_error` still reaches the bridge)."""
+
+        def alive(callback: Callable[[Any], None] | None) -> Callable[[Any], None] | None:
+            if callback is None:
+                return None
+            return lambda value: callback(value) if shiboken6.isValid(owner) else None
+
+        self.run(func, alive(on_result), alive(on_error))
+
     @property
     def is_open(self) -> bool:
         return self.profile is not None
@@ -108,21 +135,27 @@ class Core(QObject):
     def settings(self) -> Any:
         return self.profile.settings
 
+    def read_vault_entries(self) -> dict[int, Any]:
+        """On a worker: see `vault_entries_of`."""
+        return vault_entries_of(self.profile)
+
     # -- start-up ----------------------------------------------------------------------
 
     def start(self) -> None:
         """Open everything on a worker; `opened` then embedding-model loading follow."""
 
-        def open_all() -> tuple[Any, Any, Any]:
+        def open_all() -> tuple[Any, Any, Any, dict[int, Any]]:
             profile = self._open_profile()
             backend = self._make_backend(profile.settings)
             engine = self._make_engine(profile, backend)
-            return profile, backend, engine
+            if engine is not None:
+                engine.drop_empty_sessions()  # chats opened and left by an older version
+            return profile, backend, engine, vault_entries_of(profile)
 
         self.runner.run_task(open_all, self._on_open, self.open_failed.emit)
 
-    def _on_open(self, parts: tuple[Any, Any, Any]) -> None:
-        self.profile, self.backend, self.engine = parts
+    def _on_open(self, parts: tuple[Any, Any, Any, dict[int, Any]]) -> None:
+        self.profile, self.backend, self.engine, self.vault_entries = parts
         self._wire_engine()
         self.profile.service.on_changed.append(self.bridge.on_store_changed)
         settle_heap()
@@ -187,6 +220,7 @@ class Core(QObject):
 
         def done(parts: tuple[Any, Any]) -> None:
             report, self.engine = parts
+            self.vault_entries = {}
             self._wire_engine()
             self.profile.service.on_changed.append(self.bridge.on_store_changed)
             self.reset.emit()

@@ -6,12 +6,13 @@ can press the real buttons.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from ui.i18n import tr
+from ui.i18n import error_text, tr
 
 
 def confirm(
@@ -61,3 +62,13 @@ def inform(parent: QWidget, title: str, text: str, *, error: bool = False) -> QM
     box.setObjectName("inform")
     box.open()
     return box
+
+
+def error_message(exc: BaseException) -> str:
+    """An error's message and what to do, as rich text: commands in a fixed-pitch font, not
+    between literal backticks."""
+    from ui.chat.error_banner import hint_html
+
+    message, hint = error_text(exc)
+    text = html.escape(message).replace("\n", "<br>")
+    return f"<p>{text}</p>" + (f"<p>{hint_html(hint)}</p>" if hint else "")

@@ -62,6 +62,15 @@ def tr(text: str, **values: object) -> str:
     return translator.tr(text, **values)
 
 
+def tr_n(singular: str, plural: str, n: int, **values: object) -> str:
+    """`tr` for a count: "1 memory", "2 memories" (Chinese has one form: the plural's entry).
+
+    Both texts get `n` as the field `{n}`.
+    """
+    text = singular if n == 1 and translator.language == "en" else plural
+    return translator.tr(text, n=n, **values)
+
+
 def set_language(setting: str) -> None:
     translator.set_language(setting)
 
@@ -74,7 +83,19 @@ ERROR_TEXTS = {
     ),
     "model_missing": (
         "The model {model} is not installed in Ollama.",
-        "Run `ollama pull {model}`, then retry.",
+        "Choose one of your models or download it (Choose or download a model…), or run "
+        "`ollama pull {model}` in a terminal; then retry.",
+    ),
+    "message_too_long": (
+        "Your message is too long for the model: it is about {tokens} tokens, and at most "
+        "{limit} fit in the context window of {num_ctx} tokens.",
+        "Shorten it or send it in parts, or raise the context size in the settings (if the "
+        "model supports it). Nothing was sent.",
+    ),
+    "pull_failed": (
+        "Ollama could not download {model}: {detail}",
+        "Check the model's name (ollama.com/library), the network connection and the free "
+        "disk space, then try again.",
     ),
     "timeout": (
         "The model did not answer in time.",
@@ -96,6 +117,10 @@ def error_text(exc: BaseException) -> tuple[str, str]:
     code = getattr(exc, "code", "")
     if code in ERROR_TEXTS:
         message, hint = ERROR_TEXTS[code]
-        fields = {"model": getattr(exc, "model", ""), "host": getattr(exc, "host", "")}
+        fields = {
+            name: f"{value:,}" if isinstance(value, int) else value
+            for name in ("model", "host", "tokens", "limit", "num_ctx", "detail")
+            if (value := getattr(exc, name, "")) is not None
+        }
         return tr(message, **fields), tr(hint, **fields)
     return getattr(exc, "message", str(exc)), getattr(exc, "hint", "")

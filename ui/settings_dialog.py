@@ -1,4 +1,5 @@
-"""Settings: Ollama host and model, context size, embedding model, memory, decay, language."""
+"""Settings: Ollama host and model, context size, embedding model, memory, decay, language,
+colours."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ from ui.i18n import tr
 EMBEDDING_CHOICES = ["BAAI/bge-small-zh-v1.5", "BAAI/bge-m3", "bundled:all-MiniLM-L6-v2"]
 LANGUAGES = [("auto", "Automatic"), ("zh", "中文"), ("en", "English")]
 """A language is named in itself (translated: only "Automatic")."""
+
+THEME_CHOICES = [("system", "Follow the system"), ("light", "Light"), ("dark", "Dark")]
 
 
 class SettingsDialog(QDialog):
@@ -65,6 +68,10 @@ class SettingsDialog(QDialog):
         for value, text in LANGUAGES:
             self.language.addItem(tr(text) if value == "auto" else text, value)
         self.language.setCurrentIndex([v for v, _ in LANGUAGES].index(settings.language))
+        self.theme = QComboBox()
+        for value, text in THEME_CHOICES:
+            self.theme.addItem(tr(text), value)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
         where = QLabel(str(data_dir))
         where.setWordWrap(True)
         form = QFormLayout(self)
@@ -77,6 +84,7 @@ class SettingsDialog(QDialog):
         form.addRow(tr("Forgetting half-life"), self.decay)
         form.addRow(tr("Nightly maintenance"), self.nightly)
         form.addRow(tr("Language"), self.language)
+        form.addRow(tr("Colours"), self.theme)
         form.addRow(tr("Data directory"), where)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
@@ -100,4 +108,5 @@ class SettingsDialog(QDialog):
             decay_half_life_days=self.decay.value(),
             nightly_time=self.nightly.time().toString("HH:mm"),
             language=self.language.currentData(),
+            theme=self.theme.currentData(),
         )

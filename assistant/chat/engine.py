@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from assistant.chat.background import BackgroundRunner, IdleTimer, ThreadingIdleTimer
 from assistant.chat.history import ConversationStore
-from assistant.chat.prompt import PromptPlan, build_prompt
+from assistant.chat.prompt import PromptPlan, build_prompt, check_message_fits
 from assistant.chat.summary import Summarizer
 from assistant.chat.types import MessageStatus, Session, StoredMessage, TurnResult
 from assistant.clock import Clock, to_ts
@@ -144,6 +144,15 @@ class ChatEngine:
     def messages(self, session_id: str) -> list[StoredMessage]:
         return self.history.messages(session_id)
 
+    def drop_empty_sessions(self) -> int:
+        """Delete untitled chats that hold no message (opened and left); returns how many."""
+        dropped = 0
+        for session in self.history.sessions():
+            if not session.title and not self.history.messages(session.id):
+                self.history.delete(session.id)
+                dropped += 1
+        return dropped
+
     # -- one turn -------------------------------------------------------------------------
 
     def send(
@@ -154,11 +163,22 @@ class ChatEngine:
         on_token: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
     ) -> TurnResult:
-        """Run one turn. Backend failures come back in `TurnResult.error`; the user's message is kept."""
+        """Run one turn. Backend failures come back in `TurnResult.error`; the user's message is kept.
+
+        Raises:
+            InputError: The message is empty, or too long for the model's context
+                (`MessageTooLong`): nothing was stored or sent.
+        """
         self._check_open()
         if not text.strip():
             raise InputError("The message is empty.", "Type something to send.")
         text = storable(text)
+        check_message_fits(
+            text,
+            lang=block_language(text, self.settings.language),
+            num_ctx=self.settings.num_ctx,
+            max_reply_tokens=self.settings.max_reply_tokens,
+        )
         session = self.history.session(session_id)
         now = self.clock.now()
         use_memory = self.settings.memory_enabled and not session.temporary
@@ -170,8 +190,67 @@ class ChatEngine:
             with self._write_lock:
                 masked = self.profile.writer.protect(text, now).text
         user_message = self.history.add_message(session_id, "user", masked, to_ts(now))
+        result = self._answer(session_id, user_message, now, use_memory, on_token, cancel)
+        if use_memory:
+            self._rule_extraction(text, now, session_id, user_message.id, previous, result)
+            self._schedule_extraction(session_id)
+        self._schedule_summary(session_id)
+        return result
 
-        plan, memories = self.prepare_prompt(session_id, masked, now, use_memory=use_memory, exclude_id=user_message.id)
+    def retry(
+        self,
+        session_id: str,
+        user_message_id: int,
+        *,
+        on_token: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> TurnResult:
+        """Answer a chat's last user message again, after its reply failed or was cut.
+
+        The failed reply is deleted and a new one streamed; the message is not stored (nor
+        sent) a second time, and what it taught was already remembered by the first try.
+
+        Raises:
+            NotFoundError: No such message in this chat.
+            InputError: It is not the chat's last message, or it was answered in full.
+        """
+        self._check_open()
+        messages = self.history.messages(session_id)
+        position = next(
+            (i for i, m in enumerate(messages) if m.id == user_message_id and m.role == "user"), None
+        )
+        if position is None:
+            raise NotFoundError(f"No message #{user_message_id} in this chat.")
+        later = messages[position + 1 :]
+        if any(m.role == "user" for m in later):
+            raise InputError(
+                "Only the last message of a chat can be sent again.", "Send it as a new message."
+            )
+        if any(m.status == "complete" for m in later):
+            raise InputError("This message was answered already.", "Send a new message instead.")
+        for failed in later:
+            self.history.delete_message(failed.id)
+        session = self.history.session(session_id)
+        use_memory = self.settings.memory_enabled and not session.temporary
+        result = self._answer(
+            session_id, messages[position], self.clock.now(), use_memory, on_token, cancel
+        )
+        self._schedule_summary(session_id)
+        return result
+
+    def _answer(
+        self,
+        session_id: str,
+        user_message: StoredMessage,
+        now: datetime,
+        use_memory: bool,
+        on_token: Callable[[str], None] | None,
+        cancel: threading.Event | None,
+    ) -> TurnResult:
+        """Recall, prompt, stream and store the reply to a stored user message."""
+        plan, memories = self.prepare_prompt(
+            session_id, user_message.content, now, use_memory=use_memory, exclude_id=user_message.id
+        )
         reply = self._stream(plan.messages, plan.expected_tokens, on_token, cancel)
         status: MessageStatus = "partial" if reply.partial else ("error" if reply.error and not reply.text else "complete")
         assistant_message = self.history.add_message(
@@ -179,21 +258,16 @@ class ChatEngine:
             status=status, injected_ids=plan.injected_ids,
         )
         by_id = {m.id: m for m in memories}
-        result = TurnResult(
+        return TurnResult(
             user_message_id=user_message.id,
             assistant_message_id=assistant_message.id,
             reply=reply.text,
             partial=reply.partial,
             injected=[by_id[i] for i in plan.injected_ids if i in by_id],
             error=reply.error,
-            truncated_prompt=plan.shortened_message or bool(reply.result and reply.result.truncated_prompt),
+            truncated_prompt=bool(reply.result and reply.result.truncated_prompt),
             dropped_turns=plan.dropped_turns,
         )
-        if use_memory:
-            self._rule_extraction(text, now, session_id, user_message.id, previous, result)
-            self._schedule_extraction(session_id)
-        self._schedule_summary(session_id)
-        return result
 
     def prepare_prompt(
         self, session_id: str, text: str, now: datetime, *, use_memory: bool = True, exclude_id: int | None = None
@@ -220,10 +294,10 @@ class ChatEngine:
             memory_token_budget=self.settings.recall_token_budget,
             tz=now.tzinfo,
         )
-        if plan.dropped_turns or plan.summary_dropped or plan.shortened_message:
+        if plan.dropped_turns or plan.summary_dropped:
             log.info(
-                "prompt budget (num_ctx=%d): dropped %d turns, summary dropped=%s, message shortened=%s",
-                self.settings.num_ctx, plan.dropped_turns, plan.summary_dropped, plan.shortened_message,
+                "prompt budget (num_ctx=%d): dropped %d turns, summary dropped=%s",
+                self.settings.num_ctx, plan.dropped_turns, plan.summary_dropped,
             )
         return plan, memories
 

@@ -165,6 +165,20 @@ class ConversationStore:
             )
         return StoredMessage(message_id, session_id, role, content, status, injected, now)
 
+    def delete_message(self, message_id: int) -> None:
+        """Delete one message and its search row (a failed reply that is being asked again)."""
+        with self._lock:
+            for temp in self._temp.values():
+                kept = [m for m in temp.messages if m.id != message_id]
+                if len(kept) != len(temp.messages):
+                    temp.messages = kept
+                    return
+        with self.db.atomic():
+            self.db.execute("DELETE FROM messages_fts WHERE rowid = ?", (message_id,))
+            self.db.execute(
+                "DELETE FROM messages WHERE id = ? AND profile_id = ?", (message_id, self.profile_id)
+            )
+
     def messages(self, session_id: str) -> list[StoredMessage]:
         with self._lock:
             if session_id in self._temp:

@@ -2,8 +2,12 @@
 
 Ollama silently drops the *start* of a prompt that does not fit, which is where the system
 prompt and the memories are. So the budget is ours: num_ctx minus room for the reply holds
-the system prompt and the memory block whole, then the user's message, then the rolling
-summary, then as many recent turns as fit, newest first (the oldest are dropped first).
+the system prompt and the user's message whole, then the memory block (which shrinks to
+leave room for the message), then the rolling summary, then as many recent turns as fit,
+newest first (the oldest are dropped first).
+
+The user's message is never cut: one that cannot fit beside the system prompt is refused
+with `MessageTooLong` before anything is stored or sent.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 
+from assistant.errors import InputError
 from assistant.llm.backend import ChatMessage, Role
 from assistant.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_messages_tokens, estimate_tokens
 from assistant.memory.inject import render_block
@@ -35,6 +40,23 @@ SUMMARY_HEADER = {
 MIN_REPLY_TOKENS = 128
 
 
+class MessageTooLong(InputError):
+    """The user's message alone does not fit the model's context window (nothing was sent)."""
+
+    code = "message_too_long"
+
+    def __init__(self, tokens: int, limit: int, num_ctx: int) -> None:
+        super().__init__(
+            f"Your message is too long for the model: it is about {tokens:,} tokens, and at "
+            f"most {limit:,} fit in the context window of {num_ctx:,} tokens.",
+            "Shorten it or send it in parts, or raise the context size in the settings "
+            "(if the model supports it). Nothing was sent.",
+        )
+        self.tokens = tokens
+        self.limit = limit
+        self.num_ctx = num_ctx
+
+
 @dataclass(frozen=True)
 class PromptPlan:
     """The messages to send and what had to give way to fit num_ctx."""
@@ -44,12 +66,32 @@ class PromptPlan:
     injected_ids: list[int]
     dropped_turns: int
     summary_dropped: bool
-    shortened_message: bool
 
 
 def reply_reserve(num_ctx: int, max_reply_tokens: int) -> int:
     """Room kept for the reply: the reply cap, but never more than a quarter of the window."""
     return max(MIN_REPLY_TOKENS, min(max_reply_tokens, num_ctx // 4))
+
+
+def message_limit(
+    *, lang: str, num_ctx: int, max_reply_tokens: int, system_prompt: str | None = None
+) -> int:
+    """The most tokens a user message may take: the window less the reply and system prompt."""
+    system = system_prompt or SYSTEM_PROMPT.get(lang, SYSTEM_PROMPT["en"])
+    budget = num_ctx - reply_reserve(num_ctx, max_reply_tokens)
+    return budget - estimate_tokens(system) - 2 * MESSAGE_OVERHEAD_TOKENS
+
+
+def check_message_fits(
+    text: str, *, lang: str, num_ctx: int, max_reply_tokens: int, system_prompt: str | None = None
+) -> None:
+    """Raise MessageTooLong when `text` cannot be sent whole (a cheap estimate, no model)."""
+    limit = message_limit(
+        lang=lang, num_ctx=num_ctx, max_reply_tokens=max_reply_tokens, system_prompt=system_prompt
+    )
+    tokens = estimate_tokens(text)
+    if tokens > limit:
+        raise MessageTooLong(tokens, max(0, limit), num_ctx)
 
 
 def build_prompt(
@@ -67,6 +109,9 @@ def build_prompt(
 ) -> PromptPlan:
     """Assemble the prompt of one turn within `num_ctx`.
 
+    Raises:
+        MessageTooLong: `user_text` does not fit beside the system prompt.
+
     Args:
         user_text: The new user message (masked).
         history: Earlier messages of the session not yet folded into the summary, oldest first.
@@ -77,21 +122,20 @@ def build_prompt(
     """
     budget = num_ctx - reply_reserve(num_ctx, max_reply_tokens)
     system = system_prompt or SYSTEM_PROMPT.get(lang, SYSTEM_PROMPT["en"])
+    check_message_fits(
+        user_text, lang=lang, num_ctx=num_ctx, max_reply_tokens=max_reply_tokens, system_prompt=system
+    )
     system_cost = estimate_tokens(system) + MESSAGE_OVERHEAD_TOKENS
-    # Memories may use at most half of what the system prompt leaves, so a question still fits.
-    block_budget = max(0, min(memory_token_budget, (budget - system_cost) // 2))
+    user_cost = estimate_tokens(user_text) + MESSAGE_OVERHEAD_TOKENS
+    # Memories may use at most half of what the system prompt leaves, and never the room the
+    # message needs: a long message gets fewer memories, never a cut.
+    block_budget = max(
+        0, min(memory_token_budget, (budget - system_cost) // 2, budget - system_cost - user_cost)
+    )
     block, ids = render_block(list(memories), lang=lang, token_budget=block_budget, tz=tz)
     if block:
         system = f"{system}\n\n{block}"
-    remaining = budget - estimate_messages_tokens([system])
-
-    shortened = False
-    user_cost = estimate_tokens(user_text) + MESSAGE_OVERHEAD_TOKENS
-    if user_cost > remaining:
-        user_text = shorten(user_text, max(16, remaining - MESSAGE_OVERHEAD_TOKENS))
-        shortened = True
-        user_cost = estimate_tokens(user_text) + MESSAGE_OVERHEAD_TOKENS
-    remaining -= user_cost
+    remaining = budget - estimate_messages_tokens([system]) - user_cost
 
     messages: list[ChatMessage] = [ChatMessage("system", system)]
     summary_dropped = False
@@ -119,12 +163,12 @@ def build_prompt(
         injected_ids=ids,
         dropped_turns=len(history) - len(kept),
         summary_dropped=summary_dropped,
-        shortened_message=shortened,
     )
 
 
 def shorten(text: str, max_tokens: int) -> str:
-    """Keep the head and the tail of `text` within `max_tokens`, marking the cut."""
+    """Keep the head and the tail of `text` within `max_tokens`, marking the cut (for the
+    rolling summary; never for the user's message)."""
     if estimate_tokens(text) <= max_tokens:
         return text
     marker = " […] "

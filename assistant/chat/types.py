@@ -55,8 +55,8 @@ class TurnResult:
         changes: What rule extraction stored or changed from the user's message.
         forget_request: The user asked to forget something: the matches, to confirm.
         error: The backend failure, if any (with a message and a hint).
-        truncated_prompt: Ollama probably cut the prompt, or the user's message itself had
-            to be shortened to fit num_ctx.
+        truncated_prompt: Ollama probably cut the start of the prompt (its evaluated token
+            count was far below what was sent); the user's message itself is never cut.
         dropped_turns: Older turns left out of the prompt to fit num_ctx.
     """
 

@@ -18,6 +18,7 @@ from assistant.llm.errors import (
     InvalidJSONReply,
     LLMError,
     ModelNotInstalled,
+    ModelPullFailed,
     OllamaUnavailable,
     StreamInterrupted,
 )
@@ -34,7 +35,9 @@ __all__ = [
     "InvalidJSONReply",
     "LLMError",
     "ModelNotInstalled",
+    "ModelPullFailed",
     "OllamaUnavailable",
+    "PullProgress",
     "Role",
     "StreamInterrupted",
 ]
@@ -84,6 +87,21 @@ class HealthStatus:
     message: str
     hint: str = ""
     code: str = ""
+
+
+@dataclass(frozen=True)
+class PullProgress:
+    """One step of a model download: Ollama's status line and, while a layer downloads, the
+    bytes of all layers seen so far (`completed` of `total`)."""
+
+    status: str
+    completed: int = 0
+    total: int = 0
+
+    @property
+    def fraction(self) -> float | None:
+        """0–1 while bytes are known, None for the steps that have none (verifying…)."""
+        return self.completed / self.total if self.total else None
 
 
 class ChatStream(Iterator[str]):

@@ -98,6 +98,21 @@ class CloudModelRefused(LLMError):
         self.model = model
 
 
+class ModelPullFailed(LLMError):
+    """Ollama could not download a model (unknown name, no network, disk full…)."""
+
+    code = "pull_failed"
+
+    def __init__(self, model: str, detail: str) -> None:
+        super().__init__(
+            f"Ollama could not download {model}: {detail}",
+            "Check the model's name (ollama.com/library), the network connection and the free "
+            "disk space, then try again.",
+        )
+        self.model = model
+        self.detail = detail
+
+
 class BackendError(LLMError):
     """Ollama refused the request for another reason (out of memory, bad request…)."""
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -24,7 +25,7 @@ import httpx
 import ollama
 
 from assistant.config import Settings
-from assistant.llm.backend import ChatMessage, ChatResult, ChatStream, HealthStatus
+from assistant.llm.backend import ChatMessage, ChatResult, ChatStream, HealthStatus, PullProgress
 from assistant.llm.errors import (
     BackendError,
     BackendTimeout,
@@ -32,6 +33,7 @@ from assistant.llm.errors import (
     InvalidJSONReply,
     LLMError,
     ModelNotInstalled,
+    ModelPullFailed,
     OllamaUnavailable,
     StreamInterrupted,
 )
@@ -50,6 +52,9 @@ The estimate runs high (see `tokens.py`), so the margin is wide; Ollama, when it
 truncates, keeps about half of num_ctx."""
 
 _CONNECT_ERRORS = (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout)
+
+CANCEL_POLL_S = 0.1
+"""How soon a cancelled pull closes its connection."""
 
 
 def is_cloud_model(model: str) -> bool:
@@ -192,6 +197,95 @@ class OllamaBackend:
             missing = ModelNotInstalled(model)
             return HealthStatus(False, version, missing.message, missing.hint, missing.code)
         return HealthStatus(True, version, f"Ollama {version} is running with {model}.")
+
+    def pull_model(
+        self,
+        model: str,
+        on_progress: Callable[[PullProgress], None],
+        cancel: threading.Event | None = None,
+    ) -> bool:
+        """Download `model` into Ollama, reporting progress; False when `cancel` stopped it.
+
+        The pull has a connection of its own, shut as soon as `cancel` is set (not at the next
+        progress line, which may be long in coming): that ends Ollama's download, which keeps
+        the layers it has, so a later pull goes on from there.
+
+        Raises:
+            OllamaUnavailable: Nothing answers at the address.
+            ModelPullFailed: Ollama refused or broke off (unknown name, network, disk).
+        """
+        self._refuse_cloud(model)
+        transport = _InterruptibleTransport()
+        client = ollama.Client(
+            host=self._settings.ollama_host,
+            timeout=httpx.Timeout(
+                self._settings.request_timeout_s, connect=self._settings.connect_timeout_s
+            ),
+            transport=transport,
+        )
+        cancel = cancel or threading.Event()
+        finished = threading.Event()
+
+        def close_on_cancel() -> None:
+            while not finished.wait(CANCEL_POLL_S):
+                if cancel.is_set():
+                    transport.interrupt()
+                    return
+
+        watcher = threading.Thread(target=close_on_cancel, name="mnemo-pull-cancel", daemon=True)
+        watcher.start()
+        try:
+            return self._pull(client, model, on_progress, cancel)
+        except (httpx.TransportError, RuntimeError) as exc:
+            if cancel.is_set():  # our own close() broke the read off
+                log.info("pull of %s cancelled", model)
+                return False
+            raise ModelPullFailed(model, f"the connection broke ({type(exc).__name__})") from exc
+        finally:
+            finished.set()
+            watcher.join()
+            client.close()  # type: ignore[no-untyped-call]
+
+    def _pull(
+        self,
+        client: ollama.Client,
+        model: str,
+        on_progress: Callable[[PullProgress], None],
+        cancel: threading.Event,
+    ) -> bool:
+        def first() -> tuple[Iterator[ollama.ProgressResponse], ollama.ProgressResponse | None]:
+            chunks = client.pull(model, stream=True)
+            return chunks, next(chunks, None)
+
+        layers: dict[str, tuple[int, int]] = {}  # digest → (completed, total)
+        try:
+            chunks, part = self._call(model, first, retry=False)
+        except ModelNotInstalled as exc:  # a 404 from /api/pull: no such model to pull
+            raise ModelPullFailed(model, "no model of that name") from exc
+        except (BackendError, StreamInterrupted) as exc:
+            if cancel.is_set():
+                return False
+            raise ModelPullFailed(model, exc.message) from exc
+        try:
+            while part is not None:
+                if cancel.is_set():
+                    log.info("pull of %s cancelled", model)
+                    return False
+                if part.digest and part.total:
+                    layers[part.digest] = (part.completed or 0, part.total)
+                done = sum(c for c, _t in layers.values())
+                total = sum(t for _c, t in layers.values())
+                on_progress(PullProgress(part.status or "", done, total))
+                if part.status == "success":
+                    return True
+                part = next(chunks, None)
+        except ollama.ResponseError as exc:  # an {"error": …} line in the stream
+            raise ModelPullFailed(model, exc.error) from exc
+        finally:
+            _close(chunks)
+        if cancel.is_set():
+            return False
+        raise ModelPullFailed(model, "the download ended before it was complete")
 
     # -- streaming ----------------------------------------------------------------------
 
@@ -355,11 +449,42 @@ class OllamaBackend:
         return True
 
 
+class _InterruptibleTransport(httpx.HTTPTransport):
+    """An HTTP transport whose open connections another thread can shut.
+
+    Closing a socket does not wake a thread blocked reading it; shutting it down does (and
+    tells the server at once). httpcore hands each response's socket out as "network_stream".
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        stream = response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket):
+            with self._lock:
+                self._sockets.append(sock)
+        return response
+
+    def interrupt(self) -> None:
+        with self._lock:
+            sockets = list(self._sockets)
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:  # closed already
+                pass
+
+
 def _payload(messages: Sequence[ChatMessage]) -> list[dict[str, str]]:
     return [{"role": m.role, "content": m.content} for m in messages]
 
 
-def _close(chunks: Iterator[ollama.ChatResponse]) -> None:
+def _close(chunks: Iterator[Any]) -> None:
     if isinstance(chunks, Generator):
         chunks.close()
 

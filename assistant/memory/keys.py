@@ -140,6 +140,54 @@ class KeyManager:
                     self._warn(keyfile_warning(self.key_file))
             return self._dek
 
+    @property
+    def locked(self) -> bool:
+        """The vault is kept under a passphrase that has not been given yet."""
+        return self._dek is None and self.method == "passphrase" and not self._passphrase
+
+    def use_passphrase(self, passphrase: str) -> None:
+        """Protect (or open) the vault with the user's passphrase, given in the window.
+
+        A vault kept under a passphrase is opened with it (a wrong one raises, nothing
+        changes); a profile without a key yet makes it under the passphrase (unless an OS
+        keyring works: that stays first); a key kept in the key file is wrapped with the
+        passphrase instead, and the file shredded.
+
+        Raises:
+            KeyUnavailableError: The passphrase does not open this vault.
+        """
+        if not passphrase:
+            raise KeyUnavailableError("The passphrase is empty.", "Type the passphrase.")
+        row = self._stored_row()
+        if row is None:
+            with self._lock:
+                self._passphrase = passphrase
+            return
+        method = _as_method(row["method"])
+        if method == "passphrase":
+            dek = self._unwrap(_derive(passphrase, bytes(row["salt"] or b"")), method, row["wrapped_key"])
+            with self._lock:
+                self._passphrase, self._dek, self._method = passphrase, dek, method
+            return
+        if method == "keyring":
+            return  # the keyring already keeps it better than a passphrase would
+        dek = self.data_key()
+        salt = secrets.token_bytes(SALT_BYTES)
+        wrapped = self._wrap(_derive(passphrase, salt), "passphrase", dek)
+        with self._db.atomic():
+            self._db.execute(
+                "UPDATE vault_keys SET method = 'passphrase', salt = ?, wrapped_key = ? WHERE profile_id = ?",
+                (salt, wrapped, self._profile_id),
+            )
+            others_use_file = bool(
+                self._db.scalar("SELECT COUNT(*) FROM vault_keys WHERE method = 'keyfile'")
+            )
+        with self._lock:
+            self._passphrase, self._method = passphrase, "passphrase"
+        if not others_use_file:
+            _shred(self.key_file)
+        log.info("vault key for profile %s now wrapped with a passphrase", self._profile_id)
+
     def destroy(self) -> None:
         """Crypto-shred the vault: forget the data key everywhere it could be recovered from.
 

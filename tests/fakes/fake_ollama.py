@@ -1,8 +1,10 @@
 """A real HTTP fake of the Ollama API on 127.0.0.1, for tests of everything that chats.
 
 It speaks what Mnemo uses: GET /api/version, GET /api/tags, POST /api/chat (NDJSON stream
-over chunked HTTP/1.1, or one JSON body with "stream": false). Every POST body is kept in
-`requests` so a test can assert on the exact prompt and options sent.
+over chunked HTTP/1.1, or one JSON body with "stream": false) and POST /api/pull (a model
+download, streamed as Ollama does: "pulling manifest", per-layer byte counts, "verifying
+sha256 digest", "writing manifest", "success"; the model is then installed). Every POST body
+is kept in `requests` so a test can assert on the exact prompt and options sent.
 
 Replies come from a queue of `ScriptedReply` (one per /api/chat call), else from
 `default_reply` (an echo: "OK: <last user message>"). A scripted reply can also fail:
@@ -19,7 +21,9 @@ or the `fake_ollama` pytest fixture below.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import select
 import socket
 import sys
 import threading
@@ -106,6 +110,17 @@ class FakeOllama:
         self.chat_received = threading.Event()
         """Set when a /api/chat request arrives (lets a test wait for it without sleeping)."""
         self.handler_errors: list[BaseException] = []
+        self.library: dict[str, int] | None = None
+        """Models /api/pull can fetch, with their sizes in bytes (None: any name, 4.7 GB)."""
+        self.pull_steps = 8
+        """Progress lines per pull (the bytes grow evenly over them)."""
+        self.pull_gate: threading.Event | None = None
+        """When set, a pull sends `pull_hold_after` progress lines, then waits for this Event
+        (a test cancels or lets it finish)."""
+        self.pull_hold_after = 2
+        self.pull_outcomes: list[str] = []
+        """How each pull ended: "success", "cancelled" (the client hung up) or "error"."""
+        self.pull_finished = threading.Event()
         self._replies: deque[ScriptedReply] = deque()
         self._lock = threading.Lock()
         self._connections: set[socket.socket] = set()
@@ -261,6 +276,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, {"error": "invalid JSON body"})
             return
         fake.requests.append(body)
+        if self.path == "/api/pull":
+            self._pull(str(body.get("model") or body.get("name") or ""))
+            return
         if self.path != "/api/chat":
             self._send_json(404, {"error": "not found"})
             return
@@ -279,6 +297,56 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(model, body, reply)
         else:
             self._send_json(200, _final(model, body, reply, reply.text, chunks=1))
+
+    def _pull(self, model: str) -> None:
+        fake = self.server.fake
+        try:
+            outcome = self._stream_pull(model)
+        except OSError:  # the client hung up mid-line
+            outcome = "cancelled"
+        if outcome != "success":
+            self.close_connection = True
+        elif model not in fake.models:
+            fake.models.append(model)
+        fake.pull_outcomes.append(outcome)
+        fake.pull_finished.set()
+
+    def _stream_pull(self, model: str) -> str:
+        fake = self.server.fake
+        size = 4_683_087_332 if fake.library is None else fake.library.get(model)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        digest = "sha256:" + hashlib.sha256(model.encode()).hexdigest()
+        self._write_line({"status": "pulling manifest"})
+        if size is None:
+            self._write_line({"error": "pull model manifest: file does not exist"})
+            self._end_chunks()
+            return "error"
+        steps = max(1, fake.pull_steps)
+        for step in range(1, steps + 1):
+            if fake.pull_gate is not None and step == fake.pull_hold_after + 1:
+                fake.pull_gate.wait(GATE_TIMEOUT_S)
+            if self._client_gone() or fake._stopping.is_set():
+                self._cut()
+                return "cancelled"  # a cancelled pull installs nothing
+            progress = {"status": f"pulling {digest[7:19]}", "digest": digest, "total": size}
+            self._write_line({**progress, "completed": size * step // steps})
+        for status in ("verifying sha256 digest", "writing manifest", "success"):
+            self._write_line({"status": status})
+        self._end_chunks()
+        return "success"
+
+    def _client_gone(self) -> bool:
+        """The client closed its end (a cancelled download): readable, and nothing to read."""
+        readable, _, _ = select.select([self.connection], [], [], 0)
+        if not readable:
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
 
     # -- writing ----------------------------------------------------------------------
 

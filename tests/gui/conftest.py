@@ -96,16 +96,24 @@ def no_leaks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     assert not problems, "; ".join(problems)
 
 
+def gui_settings(host: str, **changes: Any) -> Settings:
+    """The window's settings in a test: the bundled model, English, short timeouts, no idle
+    extraction, the welcome done (the first-run tests, test_welcome.py, say otherwise)."""
+    values: dict[str, Any] = {
+        "embedding_model": BUNDLED_MODEL,
+        "ollama_host": host,
+        "language": "en",
+        "request_timeout_s": 10.0,
+        "connect_timeout_s": 2.0,
+        "extraction_idle_seconds": 600,
+        "welcome_done": True,
+    }
+    return Settings(**{**values, **changes})
+
+
 @pytest.fixture
 def settings(fake_ollama: FakeOllama) -> Settings:  # noqa: F811
-    return Settings(
-        embedding_model=BUNDLED_MODEL,
-        ollama_host=fake_ollama.host,
-        language="en",
-        request_timeout_s=10.0,
-        connect_timeout_s=2.0,
-        extraction_idle_seconds=600,
-    )
+    return gui_settings(fake_ollama.host)
 
 
 @pytest.fixture

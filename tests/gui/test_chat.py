@@ -51,7 +51,7 @@ def test_memories_used_popup_lists_injected_and_archives(
     assert [m.id for m in result.injected] == [memory.id]
     bubble = window.chat.bubbles[-1]
     assert bubble.memories_button.isVisible()
-    assert bubble.memories_button.text() == "memories used (1)"
+    assert bubble.memories_button.text() == "1 memory used"
     qtbot.mouseClick(bubble.memories_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(
         lambda: (
@@ -121,10 +121,11 @@ def test_sessions_new_and_reopen(qtbot: Any, window: Any) -> None:
     send(qtbot, window, "first chat")
     first = window.chat.session_id
     qtbot.mouseClick(window.chat.sidebar.new_button, Qt.MouseButton.LeftButton)
+    assert window.chat.session_id is None and window.chat.bubbles == []
+    send(qtbot, window, "second chat")
     qtbot.waitUntil(
         lambda: window.chat.session_id != first and window.session_model.rowCount() == 2
     )
-    assert window.chat.bubbles == []
     with qtbot.waitSignal(window.chat.transcript_loaded, timeout=10000):
         window.chat.open_session(first)
     assert [b.text for b in window.chat.bubbles] == ["first chat", "OK: first chat"]

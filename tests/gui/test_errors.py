@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from assistant.config import Settings
-from assistant.memory.embedder import BUNDLED_MODEL
 from tests.fakes.fake_ollama import FakeOllama, ScriptedReply
+from tests.gui.conftest import gui_settings
 from tests.gui.test_chat import send
 
 
@@ -22,13 +22,7 @@ def _closed_port() -> int:
 class TestServerDown:
     @pytest.fixture
     def settings(self) -> Settings:
-        return Settings(
-            embedding_model=BUNDLED_MODEL,
-            ollama_host=f"http://127.0.0.1:{_closed_port()}",
-            language="en",
-            connect_timeout_s=1.0,
-            extraction_idle_seconds=600,
-        )
+        return gui_settings(f"http://127.0.0.1:{_closed_port()}", connect_timeout_s=1.0)
 
     def test_ollama_down(self, qtbot: Any, window: Any) -> None:
         result = send(qtbot, window, "are you there?")
@@ -40,19 +34,13 @@ class TestServerDown:
         assert [b.text for b in window.chat.bubbles] == ["are you there?"]
         stored = window.core.engine.messages(window.chat.session_id)
         assert stored[0].content == "are you there?"
-        qtbot.waitUntil(lambda: "not available" in window.status.ollama.text(), timeout=10000)
+        qtbot.waitUntil(lambda: "not running" in window.status.ollama.text(), timeout=10000)
 
 
 class TestModelMissing:
     @pytest.fixture
     def settings(self, fake_ollama: FakeOllama) -> Settings:
-        return Settings(
-            embedding_model=BUNDLED_MODEL,
-            ollama_host=fake_ollama.host,
-            chat_model="llama3.1:8b",
-            language="en",
-            extraction_idle_seconds=600,
-        )
+        return gui_settings(fake_ollama.host, chat_model="llama3.1:8b")
 
     def test_model_missing_names_the_pull_command(self, qtbot: Any, window: Any) -> None:
         result = send(qtbot, window, "hi there")

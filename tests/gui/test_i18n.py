@@ -33,12 +33,22 @@ def literals() -> set[str]:
                 and isinstance(node.args[0], ast.Constant)
             ):
                 found.add(node.args[0].value)
+            if (  # tr_n(singular, plural, n): Chinese reads the plural's entry
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "tr_n"
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+            ):
+                found.add(node.args[1].value)
     # texts passed to tr() through a variable
-    from assistant.memory.sensitive import KINDS
+    from ui.chat.error_banner import FIXES
     from ui.memory_panel.details_dialog import EVENTS
     from ui.memory_panel.model import COLUMNS, LABELS
-    from ui.memory_panel.panel import BUTTONS, VIEWS
-    from ui.settings_dialog import LANGUAGES
+    from ui.memory_panel.views import BUTTONS, REVIEW_HINT, TOOLTIPS, VIEWS
+    from ui.menus import MENU_TEXTS
+    from ui.settings_dialog import LANGUAGES, THEME_CHOICES
+    from ui.welcome.ollama_page import MODEL_NOTES
+    from ui.welcome.privacy_page import POINTS
 
     found |= {text for pair in ERROR_TEXTS.values() for text in pair}
     found |= (
@@ -47,7 +57,10 @@ def literals() -> set[str]:
         | {v for v, _c in VIEWS}
         | set(BUTTONS.values())
     )
-    found |= set(EVENTS) | set(KINDS) | {text for value, text in LANGUAGES if value == "auto"}
+    found |= set(EVENTS) | {text for value, text in LANGUAGES if value == "auto"}
+    found |= set(FIXES.values()) | set(TOOLTIPS.values()) | {REVIEW_HINT} | set(MENU_TEXTS)
+    found |= {text for _value, text in THEME_CHOICES}
+    found |= set(MODEL_NOTES.values()) | {text for point in POINTS for text in point}
     return found
 
 

@@ -190,7 +190,7 @@ def test_scrolling_up_reaches_the_first_message_without_jumping(qtbot: Any, wind
     assert not partial.note.isHidden() and partial.note.text() == "This reply was cut off."
     assert window.chat.bubbles[51].note.isHidden()
     assert not window.chat.bubbles[1].memories_button.isHidden()
-    assert window.chat.bubbles[1].memories_button.text() == "memories used (2)"
+    assert window.chat.bubbles[1].memories_button.text() == "2 memories used"
     assert window.chat.bubbles[3].memories_button.isHidden()
 
 

@@ -269,3 +269,25 @@ def test_export_import_roundtrip_with_progress(
     assert sorted(m.content for m in profile.store.list()) == sorted(m.content for m in memories)
     assert panel.model.rowCount() == 5
     panel.dialog.close()
+
+
+def test_empty_states_say_why(qtbot: Any, make_window: Any, seed: Any) -> None:
+    window = make_window()
+    panel = window.memories
+    window.tabs.setCurrentWidget(panel)
+    assert panel.pages.currentWidget() is panel.empty_label
+    assert "No memories yet" in panel.empty_label.text()
+    seed("I live in Berlin")
+    reloaded(qtbot, panel, panel.reload)
+    assert panel.pages.currentWidget() is panel.table
+    panel.search.setText("Shanghai")
+    reloaded(qtbot, panel, panel.search.returnPressed.emit)
+    assert panel.pages.currentWidget() is panel.empty_label
+    assert panel.empty_label.text() == "No memories match “Shanghai”."
+    panel.search.clear()
+    reloaded(qtbot, panel, lambda: panel.view_filter.setCurrentIndex(1))  # Review queue
+    assert "Nothing to review" in panel.empty_label.text()
+    assert panel.review_hint.isVisible() and "not sure about" in panel.review_hint.text()
+    assert panel.buttons["accept"].isVisible() and not panel.buttons["restore"].isVisible()
+    reloaded(qtbot, panel, lambda: panel.view_filter.setCurrentIndex(0))
+    assert not panel.review_hint.isVisible() and not panel.buttons["accept"].isVisible()

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from assistant.config import Settings
-from assistant.memory.embedder import BUNDLED_MODEL
 from tests.fakes.fake_ollama import FakeOllama, ScriptedReply
+from tests.gui.conftest import gui_settings
 from tests.gui.stallmeter import StallMeter
 
 STALL_LIMIT_S = 0.25
@@ -95,13 +95,7 @@ FLOOD_TURN = (
 @pytest.fixture
 def settings(fake_ollama: FakeOllama) -> Settings:
     # extraction after every turn, so the batched LLM extractor runs while we measure
-    return Settings(
-        embedding_model=BUNDLED_MODEL,
-        ollama_host=fake_ollama.host,
-        language="en",
-        extraction_every_turns=1,
-        extraction_idle_seconds=600,
-    )
+    return gui_settings(fake_ollama.host, extraction_every_turns=1)
 
 
 def turn(

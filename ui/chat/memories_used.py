@@ -17,8 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from assistant.memory.types import Status
+from ui.dates import short_datetime
+from ui.display import friendly
 from ui.i18n import tr
-from ui.memory_panel.model import label, when
+from ui.memory_panel.model import label
+from ui.theme import theme
 
 
 class MemoriesUsedDialog(QDialog):
@@ -48,9 +51,10 @@ class MemoriesUsedDialog(QDialog):
     def _row(self, memory: Any) -> QFrame:
         frame = QFrame()
         frame.setFrameShape(QFrame.Shape.StyledPanel)
+        content = friendly(memory.content, self._core.vault_entries)
         text = QLabel(
-            f"<b>{_esc(memory.content)}</b><br><span style='color:#6b7280'>{label(memory.category.value)} · "
-            f"{when(memory.created_at)}</span>"
+            f"<b>{_esc(content)}</b><br><span style='color:{theme.colors.muted}'>"
+            f"{label(memory.category.value)} · {short_datetime(memory.created_at)}</span>"
         )
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
-    QColor,
     QFontDatabase,
     QTextBlock,
     QTextBlockFormat,
@@ -27,8 +26,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from ui.chat.blocks import BlockSplitter
+from ui.theme import CODE_BACKGROUND
 
-CODE_BACKGROUND = QColor("#f3f4f6")
+MESSAGE_FONT_SCALE = 1.1
+"""Messages are read, not scanned: their text is a step larger than the window's labels."""
 
 
 class MessageText(QTextBrowser):
@@ -38,6 +39,9 @@ class MessageText(QTextBrowser):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setOpenLinks(False)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * MESSAGE_FONT_SCALE)  # a little larger than the UI
+        self.setFont(font)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.viewport().setAutoFillBackground(False)
         self.document().setUndoRedoEnabled(False)
@@ -62,6 +66,12 @@ class MessageText(QTextBrowser):
         self.setMarkdown(text)
         if _may_hold_code(text):
             _style_code_blocks(self.document().begin())
+
+    def set_plain(self, text: str) -> None:
+        """Show `text` as typed: every line break kept, nothing read as Markdown (a user's
+        message: "a\nb" is two lines, "*x*" is not italics)."""
+        self._reset_stream()
+        self.setPlainText(text)
 
     # -- streaming ---------------------------------------------------------------------
 

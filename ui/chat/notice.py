@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from ui.i18n import tr
+from ui.theme import banner_style, theme
 
 SHOWN = {"add", "update", "delete"}
 
@@ -20,10 +22,10 @@ class MemoryNotice(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.changes: list[Any] = []
+        self.display: Callable[[str], str] = lambda text: text  # stored text → shown text
         self.setObjectName("memoryNotice")
-        self.setStyleSheet(
-            "QFrame#memoryNotice { background:#ecfdf5; border:1px solid #a7f3d0; border-radius:6px; }"
-        )
+        theme.changed.connect(self._restyle)
+        self._restyle()
         self.text = QLabel()
         self.text.setWordWrap(True)
         self.undo_button = QPushButton()
@@ -31,7 +33,7 @@ class MemoryNotice(QFrame):
         self.close_button = QPushButton("×")
         self.close_button.setFlat(True)
         self.close_button.setFixedWidth(24)
-        self.close_button.clicked.connect(self.hide)
+        self.close_button.clicked.connect(self.clear)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.text, 1)
@@ -39,6 +41,14 @@ class MemoryNotice(QFrame):
         layout.addWidget(self.close_button)
         self.hide()
         self.retranslate()
+
+    def _restyle(self) -> None:
+        self.setStyleSheet(banner_style("memoryNotice", "success", theme.colors))
+
+    def clear(self) -> None:
+        """Gone, with what it was about (a new chat starts without the last chat's notice)."""
+        self.changes = []
+        self.hide()
 
     def show_changes(self, changes: list[Any]) -> None:
         shown = [c for c in changes if str(getattr(c.action, "value", c.action)) in SHOWN]
@@ -51,11 +61,12 @@ class MemoryNotice(QFrame):
 
     def retranslate(self) -> None:
         self.undo_button.setText(tr("Undo"))
+        self.close_button.setToolTip(tr("Close"))
         if not self.changes:
             return
         verbs = {"add": tr("Remembered"), "update": tr("Updated"), "delete": tr("Forgot")}
         lines = [
-            f"{verbs[str(getattr(c.action, 'value', c.action))]}: {c.content}"
+            f"{verbs[str(getattr(c.action, 'value', c.action))]}: {self.display(c.content)}"
             for c in self.changes[:3]
         ]
         more = len(self.changes) - 3

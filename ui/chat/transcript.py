@@ -20,23 +20,25 @@ when it was there, otherwise on the row that was at its top.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtGui import QHideEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QLabel,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from assistant.chat.types import StoredMessage
-from ui.chat.bubble import STYLE, WARM_UP_SAMPLE, MessageBubble
+from ui.chat.bubble import WARM_UP_SAMPLE, MessageBubble
 from ui.i18n import tr
+from ui.theme import chat_style, muted_style, theme
 
 FIRST_PAGE = 30
 """Messages built when a chat opens: more than a window shows, few enough to come at once."""
@@ -52,6 +54,17 @@ DELETE_ROWS = 4
 
 BOTTOM_SLACK_PX = 4
 """A view this close to the bottom is at the bottom: it follows new and growing messages."""
+
+COLUMN_LINES = 42
+"""The conversation's column is at most this many line heights wide (about 800 px at a
+10 pt font, whatever the script: a CJK font's "average character" is twice a Latin one's),
+centred: lines stay readable in a wide window, as in Jan or LM Studio."""
+
+SIDE_MARGIN = 12
+USER_INDENT = 56
+"""A user's bubble never starts closer than this to the column's left edge."""
+
+MESSAGE_SPACING = 16
 
 
 class Transcript(QScrollArea):
@@ -73,15 +86,22 @@ class Transcript(QScrollArea):
         self._anchor: QWidget | None = None  # the row kept in place when not at the bottom
         self._anchor_offset = 0  # its distance below the top of the view
         self._adjusting = False  # the scroll value is being set here, not by the user
+        self.display: Callable[[str], str] = lambda text: text  # stored text → shown text
         content = QWidget()
-        content.setStyleSheet(STYLE)
+        content.setObjectName("transcriptContent")
+        content.setStyleSheet(chat_style(theme.colors))
+        theme.changed.connect(self._restyle)
         self._layout = QVBoxLayout(content)
+        self._layout.setSpacing(MESSAGE_SPACING)
+        self._layout.setContentsMargins(SIDE_MARGIN, 12, SIDE_MARGIN, 12)
         # The content takes its new height while it is laid out, and the scroll range with
         # it: the view is put back in place before anything can be painted.
         self._layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)
         self.empty_label = QLabel()
+        self.empty_label.setObjectName("transcriptEmpty")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setStyleSheet("color:#6b7280; font-size:15px;")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setStyleSheet(muted_style(theme.colors, size_px=15))
         self._layout.addWidget(self.empty_label)
         self._layout.addStretch(1)
         self.setWidgetResizable(True)
@@ -95,6 +115,24 @@ class Transcript(QScrollArea):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._work)
+
+    def _restyle(self) -> None:
+        self.widget().setStyleSheet(chat_style(theme.colors))
+        self.empty_label.setStyleSheet(muted_style(theme.colors, size_px=15))
+
+    @property
+    def column_width(self) -> int:
+        """The widest the conversation's column gets (see `COLUMN_LINES`)."""
+        return self.fontMetrics().height() * COLUMN_LINES
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        """Centre the column: what is left beside it becomes margin (once per resize, not per
+        message: the rows themselves keep no Python size logic)."""
+        super().resizeEvent(event)
+        side = max(SIDE_MARGIN, (self.viewport().width() - self.column_width) // 2)
+        margins = self._layout.contentsMargins()
+        if margins.left() != side:
+            self._layout.setContentsMargins(side, margins.top(), side, margins.bottom())
 
     def retranslate(self) -> None:
         self.empty_label.setText(
@@ -225,6 +263,8 @@ class Transcript(QScrollArea):
             bubble.set_injected(len(message.injected_ids))
             if message.status == "partial":
                 bubble.set_note(tr("This reply was cut off."))
+            elif message.status == "error" and not message.content:
+                bubble.set_failed()
         self.bubbles.insert(0, bubble)
 
     def _new_page(self, index: int) -> QWidget:
@@ -261,18 +301,24 @@ class Transcript(QScrollArea):
         self._schedule()
 
     def _add_row(self, page: QWidget, index: int, role: str, text: str) -> MessageBubble:
-        """A bubble in a row of `page` (a user's on the right, a reply on the left)."""
-        bubble = MessageBubble(role, text)
+        """A bubble in a row of `page`: a user's on the right, as wide as its longest line;
+        a reply across the column."""
+        bubble = MessageBubble(role, text, shown=self.display(text) if role == "user" else None)
         bubble.memories_clicked.connect(lambda b=bubble: self.memories_clicked.emit(b))
         row = QWidget()
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
         if role == "user":
+            layout.addSpacing(USER_INDENT)
             layout.addStretch(1)
-            layout.addWidget(bubble, 4)
+            natural = bubble.natural_width()
+            if natural is not None:
+                bubble.setMaximumWidth(natural)
+            bubble.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+            layout.addWidget(bubble, 100)
         else:
-            layout.addWidget(bubble, 6)
-            layout.addStretch(1)
+            layout.addWidget(bubble)
         bubble.destroyed.connect(row.deleteLater)
         cast(QVBoxLayout, page.layout()).insertWidget(index, row)
         self.empty_label.hide()

@@ -1,70 +1,30 @@
-"""The chat view: the transcript, the input with Send/Stop, and the turn it runs on a worker."""
+"""The chat view: the sessions sidebar, the transcript, the composer, and the turn it runs on a
+worker (`ui.chat.turns`)."""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QPlainTextEdit,
-    QPushButton,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from assistant.errors import NotFoundError
+from assistant.errors import MnemoError, NotFoundError
 from ui.chat.bubble import MessageBubble
+from ui.chat.composer import Composer
 from ui.chat.error_banner import ErrorBanner
 from ui.chat.memories_used import MemoriesUsedDialog
 from ui.chat.notice import MemoryNotice
 from ui.chat.sessions import SessionListModel, SessionSidebar
 from ui.chat.transcript import Transcript
+from ui.chat.turns import TurnRunner
 from ui.dialogs import confirm
+from ui.display import friendly
 from ui.i18n import tr
+from ui.theme import banner_style, muted_style, theme
 
 
-class TokenBatch:
-    """Groups streamed pieces on the worker so the GUI thread gets ~30 events a second, not hundreds."""
-
-    def __init__(self, emit: Callable[[str], None], interval_s: float = 0.05) -> None:
-        self._emit = emit
-        self._interval = interval_s
-        self._parts: list[str] = []
-        self._last = time.monotonic()
-
-    def add(self, piece: str) -> None:
-        self._parts.append(piece)
-        now = time.monotonic()
-        if now - self._last >= self._interval:
-            self.flush()
-            self._last = now
-
-    def flush(self) -> None:
-        if self._parts:
-            text, self._parts = "".join(self._parts), []
-            self._emit(text)
-
-
-class _Input(QPlainTextEdit):
-    """Enter sends, Shift+Enter is a new line."""
-
-    submitted = Signal()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
-        if (
-            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
-        ):
-            self.submitted.emit()
-            return
-        super().keyPressEvent(event)
+class NoReply(MnemoError):
+    """A stored chat whose last message got no (whole) reply: shown with Retry."""
 
 
 class ChatView(QWidget):
@@ -75,6 +35,7 @@ class ChatView(QWidget):
     transcript_loaded = Signal()  # an opened chat's newest messages are shown
     sessions_loaded = Signal()
     memories_changed = Signal()  # an action here changed memories (archive, delete, undo)
+    title_changed = Signal(str)  # the open chat's title ("" for a new chat)
 
     def __init__(
         self, core: Any, sessions: SessionListModel, parent: QWidget | None = None
@@ -84,14 +45,10 @@ class ChatView(QWidget):
         self.session_id: str | None = None
         self._loading: str | None = None  # the chat whose messages are being fetched
         self.dialog: QWidget | None = None
-        self._turn = 0
-        self._cancel: threading.Event | None = None
-        self._streaming: MessageBubble | None = None
-        self._last_text = ""
-        self._temporary = False  # the open chat is a temporary one
+        self._temporary = False  # the open (or next) chat is a temporary one
         self.sidebar = SessionSidebar(sessions)
         self._build()
-        core.bridge.token.connect(self._on_token)
+        self.turns = TurnRunner(self, core)
         core.bridge.memory_changed.connect(self.notice.show_changes)
         self.sidebar.new_requested.connect(self.new_session)
         self.sidebar.selected.connect(self.open_session)
@@ -100,54 +57,65 @@ class ChatView(QWidget):
         self.sidebar.temporary.toggled.connect(self._temporary_toggled)
         self.notice.undo_requested.connect(self.undo)
         self.error_banner.retry_requested.connect(self.retry)
+        self.composer.submitted.connect(self.send_from_input)
+        self.composer.stop_requested.connect(self.stop)
+        theme.changed.connect(self._restyle)
         self.retranslate()
 
     def _build(self) -> None:
         self.transcript = Transcript()
+        self.transcript.display = lambda text: friendly(text, self._core.vault_entries)
         self.transcript.loaded.connect(self.transcript_loaded)
         self.transcript.memories_clicked.connect(self.show_memories_used)
+        self.temporary_banner = QFrame()
+        self.temporary_banner.setObjectName("temporaryBanner")
+        self.temporary_label = QLabel()
+        self.temporary_label.setWordWrap(True)
+        banner = QVBoxLayout(self.temporary_banner)
+        banner.setContentsMargins(10, 6, 10, 6)
+        banner.addWidget(self.temporary_label)
+        self.temporary_banner.hide()
         self.notice = MemoryNotice()
+        self.notice.display = self.transcript.display
         self.error_banner = ErrorBanner()
         self.info = QLabel()
-        self.info.setStyleSheet("color:#6b7280;")
+        self.info.setWordWrap(True)
         self.info.hide()
-        self.input = _Input()
-        self.input.setFixedHeight(72)
-        self.input.submitted.connect(self.send_from_input)
-        self.send_button = QPushButton()
-        self.send_button.setDefault(True)
-        self.send_button.clicked.connect(self.send_from_input)
-        self.stop_button = QPushButton()
-        self.stop_button.clicked.connect(self.stop)
-        self.stop_button.setEnabled(False)
-        buttons = QVBoxLayout()
-        buttons.addWidget(self.send_button)
-        buttons.addWidget(self.stop_button)
-        row = QHBoxLayout()
-        row.addWidget(self.input, 1)
-        row.addLayout(buttons)
+        self.composer = Composer()
+        self.input = self.composer.input
+        self.send_button = self.composer.send_button
+        self.stop_button = self.composer.stop_button
         right = QWidget()
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.temporary_banner)
         column.addWidget(self.notice)
         column.addWidget(self.transcript, 1)
         column.addWidget(self.error_banner)
         column.addWidget(self.info)
-        column.addLayout(row)
-        splitter = QSplitter()
-        splitter.addWidget(self.sidebar)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([200, 700])
+        column.addWidget(self.composer)
+        self.splitter = QSplitter()
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([200, 700])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(splitter)
+        layout.addWidget(self.splitter)
+        self._restyle()
+
+    def _restyle(self) -> None:
+        self.temporary_banner.setStyleSheet(banner_style("temporaryBanner", "info", theme.colors))
+        self.info.setStyleSheet(muted_style(theme.colors))
 
     def retranslate(self) -> None:
-        self.send_button.setText(tr("Send"))
-        self.stop_button.setText(tr("Stop"))
-        self.input.setPlaceholderText(
-            tr("Message Mnemo… (Enter to send, Shift+Enter for a new line)")
+        self.composer.retranslate(temporary=self._temporary)
+        self.temporary_label.setText(
+            tr(
+                "Temporary chat: it is not saved, and nothing in it is remembered or used from "
+                "your memories. It is gone when you close Mnemo."
+            )
         )
         self.transcript.retranslate()
         self.sidebar.retranslate()
@@ -163,6 +131,9 @@ class ChatView(QWidget):
         """
         self.transcript.warm_up()
 
+    def set_available(self, available: bool) -> None:
+        self.composer.set_available(available)
+
     @property
     def engine(self) -> Any:
         return self._core.engine
@@ -174,7 +145,12 @@ class ChatView(QWidget):
 
     @property
     def busy(self) -> bool:
-        return self._cancel is not None
+        return self.turns.busy
+
+    @property
+    def temporary(self) -> bool:
+        """The open chat (or the next one, when none is open yet) is temporary."""
+        return self._temporary
 
     # -- sessions ----------------------------------------------------------------------
 
@@ -187,36 +163,47 @@ class ChatView(QWidget):
             self.sidebar.model.set_sessions(sessions)
             self.sidebar.select(select or self.session_id)
             self.sessions_loaded.emit()
+            self._announce_title()
 
         self._core.run(engine.sessions, shown)
 
     def new_session(self, temporary: bool = False) -> None:
-        engine = self.engine
-        if engine is None or self.busy:
+        """An empty chat to write in. Nothing is stored until its first message is sent, so
+        opening new chats and leaving them never piles up empty entries."""
+        if self.engine is None or self.busy:
             return
-
-        def created(session: Any) -> None:
-            self.session_id = session.id
-            self._show_kind(session.temporary)
-            self._clear_transcript()
-            self.reload_sessions(session.id)
-
-        self._core.run(lambda: engine.new_session(temporary=temporary), created)
+        self._leave_chat()
+        self.session_id = None
+        self._show_kind(temporary)
+        self.sidebar.list.clearSelection()
+        self.sidebar.list.setCurrentIndex(self.sidebar.model.index(-1))
+        self._announce_title()
+        self.input.setFocus()
 
     def _temporary_toggled(self, temporary: bool) -> None:
         """The toggle starts a chat of that kind: what is typed next never lands in a chat that
         is remembered when the user asked for one that is not (or the reverse)."""
         if self.busy:  # a reply is streaming: no new chat now, the toggle goes back
             self._show_kind(self._temporary)
-        elif self.session_id is not None and temporary != self._temporary:
+        elif temporary != self._temporary:
             self.new_session(temporary)
 
     def _show_kind(self, temporary: bool) -> None:
-        """The open chat is (not) temporary: the toggle says so."""
+        """The open chat is (not) temporary: the toggle, a banner and the box say so."""
         self._temporary = temporary
         self.sidebar.temporary.blockSignals(True)
         self.sidebar.temporary.setChecked(temporary)
         self.sidebar.temporary.blockSignals(False)
+        self.temporary_banner.setVisible(temporary)
+        self.composer.retranslate(temporary=temporary)
+
+    def _leave_chat(self) -> None:
+        """What belonged to the chat on screen goes with it (a notice, an error, a hint)."""
+        self.notice.clear()
+        self.error_banner.clear()
+        self.info.hide()
+        self.turns.forget_failed()
+        self.transcript.clear()
 
     def open_session(self, session_id: str) -> None:
         """Show a saved chat; `transcript_loaded` once its newest messages are on screen.
@@ -227,17 +214,21 @@ class ChatView(QWidget):
         engine = self.engine
         if engine is None or self.busy:
             return
+        if session_id != self.session_id:
+            self._leave_chat()
         self.session_id = session_id
         self._loading = session_id
+        row = self.sidebar.model.row_of(session_id)
+        self._show_kind(row >= 0 and self.sidebar.model.session(row).temporary)
+        self._announce_title()
 
         def shown(messages: list[Any]) -> None:
             if self._loading == session_id:
                 self._loading = None
             if session_id != self.session_id:  # another chat was opened (or this one deleted)
                 return
-            row = self.sidebar.model.row_of(session_id)
-            self._show_kind(row >= 0 and self.sidebar.model.session(row).temporary)
             self.transcript.show_messages(messages)
+            self._offer_retry(messages)
 
         def failed(exc: BaseException) -> None:
             if self._loading == session_id:
@@ -246,10 +237,37 @@ class ChatView(QWidget):
                 self._core.bridge.report(exc)
             elif session_id == self.session_id:  # deleted meanwhile: nothing to show
                 self.session_id = None
-                self._clear_transcript()
+                self._leave_chat()
                 self.reload_sessions()
 
         self._core.run(lambda: engine.messages(session_id), shown, failed)
+
+    def _offer_retry(self, messages: list[Any]) -> None:
+        """A chat whose last message got no whole reply (Ollama was down when it was sent,
+        the app was closed mid-reply) offers Retry, as it did when it happened."""
+        if not messages:
+            return
+        last = messages[-1]
+        unanswered = last.role == "user" or last.status in ("error", "partial")
+        if not unanswered:
+            return
+        self.transcript.loaded.connect(
+            self._retry_offer_ready, Qt.ConnectionType.SingleShotConnection
+        )
+
+    def _retry_offer_ready(self) -> None:
+        bubbles = self.bubbles
+        users = [b for b in bubbles if b.role == "user"]
+        if not users:
+            return
+        reply = bubbles[-1] if bubbles[-1].role == "assistant" else None
+        self.turns.remember_failed(self.session_id, users[-1], reply)
+        self.error_banner.show_error(
+            NoReply(
+                tr("Your last message in this chat got no whole reply."),
+                tr("Press Retry to ask again (check that Ollama is running)."),
+            )
+        )
 
     def rename_session(self, session_id: str, title: str) -> None:
         engine = self.engine
@@ -263,7 +281,7 @@ class ChatView(QWidget):
         def deleted(_result: object) -> None:
             if session_id == self.session_id:
                 self.session_id = None
-                self._clear_transcript()
+                self._leave_chat()
             self.reload_sessions()
 
         self._core.run(lambda: engine.delete_session(session_id), deleted)
@@ -271,19 +289,17 @@ class ChatView(QWidget):
     def reset(self) -> None:
         """After forget-me: nothing of the old conversations stays on screen."""
         self.session_id = None
-        self._clear_transcript()
-        self.notice.hide()
-        self.error_banner.hide()
+        self._leave_chat()
         self.sidebar.model.set_sessions([])
         self.reload_sessions()
 
-    # -- transcript --------------------------------------------------------------------
+    def title(self) -> str:
+        """The open chat's title ("" for a chat not saved or named yet)."""
+        row = self.sidebar.model.row_of(self.session_id)
+        return self.sidebar.model.session(row).title if row >= 0 else ""
 
-    def _clear_transcript(self) -> None:
-        self.transcript.clear()
-
-    def _add_bubble(self, role: str, text: str) -> MessageBubble:
-        return self.transcript.append(role, text)
+    def _announce_title(self) -> None:
+        self.title_changed.emit(self.title())
 
     # -- a turn ------------------------------------------------------------------------
 
@@ -293,108 +309,28 @@ class ChatView(QWidget):
             self.input.clear()
 
     def send(self, text: str) -> bool:
-        """Start a turn; False when one is running or chat is unavailable."""
-        engine = self.engine
-        if self.busy or not self._core.is_open:
-            return False
+        """Start a turn; False when one is running, chat is unavailable or the message cannot
+        be sent (then a banner says why, and the text stays in the box)."""
         if self._loading is not None and self._loading == self.session_id:
             return False  # its messages are on their way: the new ones go after them
-        if engine is None:
-            self.info.setText(tr("Chat is not available: the chat engine is not installed."))
-            self.info.show()
-            return False
-        self.error_banner.hide()
-        self.info.hide()
-        self._last_text = text
-        self._turn += 1
-        turn = self._turn
-        cancel = threading.Event()
-        self._cancel = cancel
-        user = self._add_bubble("user", text)
-        reply = self._add_bubble("assistant", "")
-        self._streaming = reply
-        self._set_running(True)
-        session_id = self.session_id
-        temporary = self.sidebar.temporary.isChecked()
-        bridge = self._core.bridge
-
-        def turn_work() -> tuple[Any, Any]:
-            nonlocal session_id
-            session = None
-            if session_id is None:
-                session = engine.new_session(temporary=temporary)
-                session_id = session.id
-            batch = TokenBatch(lambda piece: bridge.token.emit(turn, piece))
-            try:
-                result = engine.send(session_id, text, on_token=batch.add, cancel=cancel)
-            finally:
-                batch.flush()
-            return session, result
-
-        self._core.run(
-            turn_work,
-            lambda out: self._finished(turn, user, reply, *out),
-            lambda exc: self._failed(turn, user, reply, exc),
-        )
-        return True
-
-    def _on_token(self, turn: int, piece: str) -> None:
-        if turn == self._turn and self._streaming is not None:
-            self._streaming.append(piece)
+        return self.turns.send(text)
 
     def stop(self) -> None:
-        if self._cancel is not None:
-            self._cancel.set()
+        self.turns.stop()
 
     def retry(self) -> None:
-        if self._last_text:
-            self.error_banner.hide()
-            self.send(self._last_text)
+        self.turns.retry()
 
-    def _set_running(self, running: bool) -> None:
-        self.stop_button.setEnabled(running)
-        self.send_button.setEnabled(not running)
-        if not running:
-            self._cancel = None
-            self._streaming = None
+    def show_info(self, text: str) -> None:
+        self.info.setText(text)
+        self.info.setVisible(bool(text))
 
-    def _finished(
-        self, turn: int, user: MessageBubble, reply: MessageBubble, session: Any, result: Any
-    ) -> None:
-        if session is not None:
-            self.session_id = session.id
-            self._show_kind(session.temporary)
-        user.message_id = result.user_message_id
-        reply.message_id = result.assistant_message_id
-        self._set_running(False)
-        if result.error is not None and not result.reply:
-            self._drop_bubble(reply)
-            self.error_banner.show_error(result.error)
-        else:
-            reply.set_text(result.reply)
-            reply.injected = list(result.injected)
-            reply.set_injected(len(result.injected))
-            if result.partial:
-                reply.set_note(
-                    tr("Stopped.") if result.error is None else tr("This reply was cut off.")
-                )
-            if result.error is not None:
-                self.error_banner.show_error(result.error)
-        if result.truncated_prompt:
-            self.info.setText(
-                tr(
-                    "The conversation is longer than the model's context; older parts were left out."
-                )
-            )
-            self.info.show()
-        if result.changes:
-            self.notice.show_changes(result.changes)
-        if result.forget_request is not None and result.forget_request.matches:
-            self.ask_forget(result.forget_request)
-        self._title_session(user.text)
-        self.reply_finished.emit(result)
+    def adopt_session(self, session: Any) -> None:
+        """The turn created the chat it was sent in: it is the open one now."""
+        self.session_id = session.id
+        self._show_kind(session.temporary)
 
-    def _title_session(self, first_message: str) -> None:
+    def title_session(self, first_message: str) -> None:
         """A chat without a title is named after its first message (the user can rename it)."""
         row = self.sidebar.model.row_of(self.session_id)
         untitled = row < 0 or not self.sidebar.model.session(row).title
@@ -406,22 +342,6 @@ class ChatView(QWidget):
             )
         else:
             self.reload_sessions()
-
-    def _failed(
-        self, turn: int, user: MessageBubble, reply: MessageBubble, exc: BaseException
-    ) -> None:
-        self._set_running(False)
-        self._drop_bubble(reply)
-        from assistant.errors import MnemoError
-
-        if isinstance(exc, MnemoError):
-            self.error_banner.show_error(exc)
-        else:
-            self._core.bridge.report(exc)
-        self.turn_failed.emit(exc)
-
-    def _drop_bubble(self, bubble: MessageBubble) -> None:
-        self.transcript.remove(bubble)
 
     # -- memories ----------------------------------------------------------------------
 
@@ -441,7 +361,8 @@ class ChatView(QWidget):
             shown(list(bubble.injected or []))
 
     def ask_forget(self, request: Any) -> None:
-        items = "\n".join(f"• {m.content}" for m in request.matches[:10])
+        vault = self._core.vault_entries
+        items = "\n".join(f"• {friendly(m.content, vault)}" for m in request.matches[:10])
         ids = [m.id for m in request.matches]
         engine = self.engine
 
@@ -467,7 +388,7 @@ class ChatView(QWidget):
                 engine.undo(change)
 
         def done(_r: object) -> None:
-            self.notice.hide()
+            self.notice.clear()
             self.memories_changed.emit()
 
         self._core.run(undo_all, done)

@@ -7,8 +7,10 @@ from typing import Any
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
+from ui.dates import long_datetime
+from ui.display import friendly
 from ui.i18n import tr
-from ui.memory_panel.model import label, when
+from ui.memory_panel.model import label
 
 EVENTS = (
     "added",
@@ -46,13 +48,25 @@ def load_details(core: Any, memory_id: int) -> dict[str, Any]:
 
 
 class MemoryDetailsDialog(QDialog):
-    def __init__(self, details: dict[str, Any], parent: QWidget | None = None) -> None:
+    """Shows what `load_details` read; `vault` words the vault references (see ui.display)."""
+
+    def __init__(
+        self,
+        details: dict[str, Any],
+        parent: QWidget | None = None,
+        *,
+        vault: dict[int, Any] | None = None,
+    ) -> None:
         super().__init__(parent)
         memory = details["memory"]
+
+        def shown(text: str) -> str:
+            return _esc(friendly(text, vault))
+
         self.setWindowTitle(tr("Memory #{id}", id=memory.id))
         layout = QVBoxLayout(self)
         head = QLabel(
-            f"<b>{_esc(memory.content)}</b><br>{label(memory.category.value)} · {label(memory.status.value)} · "
+            f"<b>{shown(memory.content)}</b><br>{label(memory.category.value)} · {label(memory.status.value)} · "
             + tr("importance {n}", n=memory.importance)
         )
         head.setWordWrap(True)
@@ -62,7 +76,7 @@ class MemoryDetailsDialog(QDialog):
         source = details["source"]
         if source is not None:
             stamp = _stamp(getattr(source, "created_at", None))
-            parts.append(f"<p><i>{stamp}</i><br>{_esc(source.content)}</p>")
+            parts.append(f"<p><i>{stamp}</i><br>{shown(source.content)}</p>")
         elif memory.source_message_id:
             parts.append(f"<p>{tr('The conversation it came from has been deleted.')}</p>")
         else:
@@ -70,15 +84,15 @@ class MemoryDetailsDialog(QDialog):
         parts.append(f"<h4>{tr('History')}</h4><ul>")
         for event in details["history"]:
             before = (event.get("detail") or {}).get("before")
-            extra = f" — {tr('was')}: {_esc(before)}" if before else ""
+            extra = f" — {tr('was')}: {shown(before)}" if before else ""
             parts.append(
-                f"<li>{when(event['at'])} {tr(event['event']) if event['event'] in EVENTS else _esc(event['event'])}{extra}</li>"
+                f"<li>{long_datetime(event['at'])} {tr(event['event']) if event['event'] in EVENTS else _esc(event['event'])}{extra}</li>"
             )
         parts.append("</ul>")
         if details["replaced"]:
             parts.append(f"<h4>{tr('Replaced')}</h4><ul>")
             for old in details["replaced"]:
-                parts.append(f"<li>#{old.id} {_esc(old.content)} ({label(old.status.value)})</li>")
+                parts.append(f"<li>{shown(old.content)} ({label(old.status.value)})</li>")
             parts.append("</ul>")
         body.setHtml("".join(parts))
         layout.addWidget(body)
@@ -91,9 +105,9 @@ class MemoryDetailsDialog(QDialog):
 
 def _stamp(value: Any) -> str:
     if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%d %H:%M")
+        return long_datetime(value.timestamp())
     if isinstance(value, int | float):
-        return when(float(value))
+        return long_datetime(float(value))
     return ""
 
 

@@ -19,18 +19,28 @@ from PySide6.QtWidgets import (
 )
 
 from assistant.memory.types import Category, Memory
+from ui.dates import edit_format, ui_locale
+from ui.display import friendly, friendly_parts, restore_tags
 from ui.i18n import tr
 from ui.memory_panel.model import label
 
 
 class EditMemoryDialog(QDialog):
-    """Shows `memory`; `fields()` returns only what the user changed."""
+    """Shows `memory`; `fields()` returns only what the user changed.
 
-    def __init__(self, memory: Memory, parent: QWidget | None = None) -> None:
+    The content is shown with its vault references worded for people ("••••4521 (bank card,
+    in the vault)"); those still in the text when it is saved point at the vault again.
+    """
+
+    def __init__(
+        self, memory: Memory, parent: QWidget | None = None, *, vault: dict[int, Any] | None = None
+    ) -> None:
         super().__init__(parent)
         self.memory = memory
+        self._vault_parts = friendly_parts(memory.content, vault)
         self.setWindowTitle(tr("Edit memory"))
-        self.content = QPlainTextEdit(memory.content)
+        self.content = QPlainTextEdit(friendly(memory.content, vault))
+        self.content.setTabChangesFocus(True)
         self.category = QComboBox()
         for category in Category:
             self.category.addItem(label(category.value), category)
@@ -41,6 +51,8 @@ class EditMemoryDialog(QDialog):
         self.expires = QCheckBox(tr("Expires"))
         self.expires_at = QDateTimeEdit()
         self.expires_at.setCalendarPopup(True)
+        self.expires_at.setLocale(ui_locale())
+        self.expires_at.setDisplayFormat(edit_format())
         self.expires.setChecked(memory.expires_at is not None)
         when = datetime.fromtimestamp(memory.expires_at) if memory.expires_at else datetime.now()
         self.expires_at.setDateTime(QDateTime(when))
@@ -63,10 +75,10 @@ class EditMemoryDialog(QDialog):
 
     def fields(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        content = self.content.toPlainText().strip()
+        content = restore_tags(self.content.toPlainText().strip(), self._vault_parts)
         if content != self.memory.content:
             out["content"] = content
-        category = self.category.currentData()
+        category = Category(self.category.currentData())  # Qt may hand back the plain value
         if category is not self.memory.category:
             out["category"] = category
         if self.importance.value() != self.memory.importance:

@@ -6,13 +6,14 @@ worker and inserted when it arrives, so 100k memories cost one page of rows at a
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
 from assistant.memory.types import Memory
+from ui.dates import short_datetime
+from ui.display import friendly
 from ui.i18n import tr
 from ui.memory_panel.queries import ORDERS, MemoryQuery, Page, fetch_page
 
@@ -52,10 +53,6 @@ LABELS = {
 
 def label(value: str) -> str:
     return tr(LABELS.get(value, value))
-
-
-def when(ts: float | None) -> str:
-    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M") if ts else "—"
 
 
 class MemoryTableModel(QAbstractTableModel):
@@ -103,7 +100,7 @@ class MemoryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(memory, key)
         if role == Qt.ItemDataRole.ToolTipRole and key == "content":
-            return memory.content
+            return friendly(memory.content, self._core.vault_entries)
         if role == Qt.ItemDataRole.FontRole and memory.pinned and key == "content":
             font = QFont()
             font.setBold(True)
@@ -112,19 +109,18 @@ class MemoryTableModel(QAbstractTableModel):
             return memory.id
         return None
 
-    @staticmethod
-    def _display(memory: Memory, key: str) -> str:
+    def _display(self, memory: Memory, key: str) -> str:
         if key == "content":
             flags = ("📌 " if memory.pinned else "") + ("? " if memory.review else "")
-            return flags + memory.content
+            return flags + friendly(memory.content, self._core.vault_entries)
         if key == "category":
             return label(memory.category.value)
         if key == "importance":
             return str(memory.importance)
         if key == "created":
-            return when(memory.created_at)
+            return short_datetime(memory.created_at, self._now())
         if key == "last_used":
-            return when(memory.last_accessed_at)
+            return short_datetime(memory.last_accessed_at, self._now())
         if key == "use_count":
             return str(memory.access_count)
         if key == "source":
@@ -148,6 +144,11 @@ class MemoryTableModel(QAbstractTableModel):
                 order=ascending if order == Qt.SortOrder.AscendingOrder else descending
             )
         )
+
+    def _now(self) -> float | None:
+        """The profile's clock ("today" in tests is the test's day)."""
+        profile = self._core.profile
+        return profile.clock.now().timestamp() if profile is not None else None
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -181,17 +182,18 @@ class MemoryTableModel(QAbstractTableModel):
             return
         self._generation += 1
         generation = self._generation
-        store, query = self._core.profile.store, self.query
+        core, store, query = self._core, self._core.profile.store, self.query
         self._set_loading(True)
         self._core.run(
-            lambda: fetch_page(store, query, offset, limit),
-            lambda page: self._arrived(generation, page, reset),
+            lambda: (fetch_page(store, query, offset, limit), core.read_vault_entries()),
+            lambda out: self._arrived(generation, *out, reset),
             lambda exc: self._failed(generation, exc),
         )
 
-    def _arrived(self, generation: int, page: Page, reset: bool) -> None:
+    def _arrived(self, generation: int, page: Page, vault: dict[int, Any], reset: bool) -> None:
         if generation != self._generation:
             return  # a newer request replaced this one
+        self._core.vault_entries = vault
         if reset:
             self.beginResetModel()
             self._rows = list(page.memories)

@@ -1,4 +1,9 @@
-"""The memory manager panel: search, filters, the table, and every action on memories."""
+"""The memory manager panel: search, filters, the table, and every action on memories.
+
+The actions sit in a tool bar, so a narrow window moves the last ones behind its » button
+instead of cutting them; Accept/Reject show in the review queue, Restore where something can
+be restored. An empty table says why it is empty (no match, nothing to review, none yet).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -16,43 +22,36 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressDialog,
     QPushButton,
+    QSizePolicy,
+    QStackedWidget,
     QTableView,
+    QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from assistant.memory.types import Category, Status
-from ui.dialogs import confirm, inform
-from ui.i18n import error_text, tr
+from ui.dialogs import confirm, error_message, inform
+from ui.display import friendly
+from ui.i18n import tr, tr_n
 from ui.memory_panel.details_dialog import MemoryDetailsDialog, load_details
 from ui.memory_panel.edit_dialog import EditMemoryDialog
 from ui.memory_panel.model import MemoryTableModel, label
 from ui.memory_panel.queries import MemoryQuery
 from ui.memory_panel.vault_dialog import VaultDialog
+from ui.memory_panel.views import (
+    BUTTONS,
+    NARROW_PX,
+    OPTIONAL_COLUMNS,
+    REVIEW_HINT,
+    REVIEW_VIEW,
+    TOOLTIPS,
+    VIEWS,
+    empty_text,
+)
 from ui.progress import ProgressRelay, progress_dialog
-
-VIEWS = [
-    # (label, query changes)
-    ("Active", {"status": Status.ACTIVE, "review": None}),
-    ("Review queue", {"status": Status.ACTIVE, "review": True}),
-    ("Superseded", {"status": Status.SUPERSEDED, "review": None}),
-    ("Merged", {"status": Status.MERGED, "review": None}),
-    ("Archived", {"status": Status.ARCHIVED, "review": None}),
-    ("All", {"status": None, "review": None}),
-]
-
-BUTTONS = {  # action → label (English; translated when shown)
-    "edit": "Edit…",
-    "pin": "Pin",
-    "details": "History…",
-    "delete": "Delete",
-    "accept": "Accept",
-    "reject": "Reject",
-    "restore": "Restore",
-    "vault": "Sensitive…",
-    "export": "Export…",
-    "import": "Import…",
-}
+from ui.theme import danger_button_style, muted_style, theme
 
 
 class MemoryPanel(QWidget):
@@ -72,6 +71,8 @@ class MemoryPanel(QWidget):
         self._search_timer.setInterval(250)
         self._search_timer.timeout.connect(self._apply_filter)
         self._build()
+        theme.changed.connect(self._restyle)
+        self._restyle()
         self.retranslate()
 
     # -- layout ------------------------------------------------------------------------
@@ -91,17 +92,20 @@ class MemoryPanel(QWidget):
         top.addWidget(self.view_filter, 1)
         top.addWidget(self.category_filter, 1)
         top.addWidget(self.count_label)
+        self.review_hint = QLabel()
+        self.review_hint.setWordWrap(True)
+        self.review_hint.hide()
 
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setSortingEnabled(True)
-        self.table.horizontalHeader().setSortIndicator(
-            3, Qt.SortOrder.DescendingOrder
-        )  # Created, newest first
-        self.table.horizontalHeader().setSortIndicatorShown(True)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSortIndicator(3, Qt.SortOrder.DescendingOrder)  # Created, newest first
+        header.setSortIndicatorShown(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # dates never cut
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
@@ -109,9 +113,20 @@ class MemoryPanel(QWidget):
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.model.total_changed.connect(self._show_count)
         self.model.modelReset.connect(self._update_buttons)
+        self.model.loaded.connect(self._show_empty_state)
+        self.empty_label = QLabel()
+        self.empty_label.setObjectName("memoriesEmpty")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setMargin(24)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.table)
+        self.pages.addWidget(self.empty_label)
 
-        self.buttons: dict[str, QPushButton] = {}
-        actions = QHBoxLayout()
+        self.toolbar = QToolBar()
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.buttons: dict[str, QToolButton] = {}
+        self._actions: dict[str, QAction] = {}
         for key, handler in [
             ("edit", self.edit_selected),
             ("pin", self.toggle_pin),
@@ -124,27 +139,35 @@ class MemoryPanel(QWidget):
             ("export", self.export_dialog),
             ("import", self.import_dialog),
         ]:
-            button = QPushButton()
-            button.clicked.connect(handler)
+            action = self.toolbar.addAction("")
+            action.triggered.connect(handler)
+            button = self.toolbar.widgetForAction(action)
+            assert isinstance(button, QToolButton)
+            button.setObjectName(f"memoryAction-{key}")
             self.buttons[key] = button
-            actions.addWidget(button)
-        actions.addStretch(1)
+            self._actions[key] = action
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.toolbar.addWidget(spacer)
         self.forget_button = QPushButton()
         self.forget_button.setObjectName("forgetMe")
-        self.forget_button.setStyleSheet(
-            "QPushButton#forgetMe { background: #b3261e; color: white; font-weight: bold; padding: 4px 12px; }"
-        )
         self.forget_button.clicked.connect(self.ask_forget_me)
-        actions.addWidget(self.forget_button)
+        self.toolbar.addWidget(self.forget_button)
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(actions)
+        layout.addWidget(self.review_hint)
+        layout.addWidget(self.pages, 1)
+        layout.addWidget(self.toolbar)
         self._update_buttons()
 
+    def _restyle(self) -> None:
+        self.forget_button.setStyleSheet(danger_button_style("forgetMe", theme.colors))
+        self.empty_label.setStyleSheet(muted_style(theme.colors, size_px=15))
+        self.review_hint.setStyleSheet(muted_style(theme.colors))
+
     def retranslate(self) -> None:
-        self.search.setPlaceholderText(tr("Search memories…"))
+        self.search.setPlaceholderText(tr("Search memories… (Ctrl+F)"))
         current = max(self.view_filter.currentIndex(), 0)
         self.view_filter.blockSignals(True)
         self.view_filter.clear()
@@ -161,13 +184,29 @@ class MemoryPanel(QWidget):
         self.category_filter.setCurrentIndex(current)
         self.category_filter.blockSignals(False)
         for key, text in BUTTONS.items():
-            self.buttons[key].setText(tr(text))
+            self._actions[key].setText(tr(text))
+            self._actions[key].setToolTip(tr(TOOLTIPS[key]))
         self.forget_button.setText(tr("Forget me…"))
         self.forget_button.setToolTip(tr("Erase everything Mnemo knows about you"))
+        self.review_hint.setText(tr(REVIEW_HINT))
         self._show_count(self.model.total)
+        self._update_buttons()
+        self._show_empty_state()
         self.model.headerDataChanged.emit(
             Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
         )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        narrow = self.width() < NARROW_PX
+        for column in OPTIONAL_COLUMNS:
+            if self.table.isColumnHidden(column) != narrow:
+                self.table.setColumnHidden(column, narrow)
+
+    def focus_search(self) -> None:
+        """Ctrl+F: the search box, its text selected to type over."""
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
 
     # -- filter ------------------------------------------------------------------------
 
@@ -176,7 +215,9 @@ class MemoryPanel(QWidget):
 
     def _apply_filter(self) -> None:
         self._search_timer.stop()
-        changes = dict(VIEWS[max(self.view_filter.currentIndex(), 0)][1])
+        view = max(self.view_filter.currentIndex(), 0)
+        changes = dict(VIEWS[view][1])
+        self.review_hint.setVisible(view == REVIEW_VIEW)
         query = MemoryQuery(
             category=self.category_filter.currentData(),
             search=self.search.text(),
@@ -184,9 +225,20 @@ class MemoryPanel(QWidget):
             **changes,
         )
         self.model.set_query(query)
+        self._update_buttons()
 
     def _show_count(self, total: int) -> None:
-        self.count_label.setText(tr("{n} memories", n=total))
+        self.count_label.setText(tr_n("{n} memory", "{n} memories", total))
+
+    def _show_empty_state(self) -> None:
+        """The table, or a line saying why there is nothing in it."""
+        if self.model.rowCount() or self.model.loading:
+            self.pages.setCurrentWidget(self.table)
+            return
+        self.empty_label.setText(
+            empty_text(self.model.query, max(self.view_filter.currentIndex(), 0))
+        )
+        self.pages.setCurrentWidget(self.empty_label)
 
     def selected(self) -> list[Any]:
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
@@ -203,17 +255,21 @@ class MemoryPanel(QWidget):
     def _update_buttons(self) -> None:
         chosen = self.selected() if self.table.selectionModel() else []
         one = len(chosen) == 1
+        view = max(self.view_filter.currentIndex(), 0)
         for key in ("edit", "pin", "details"):
-            self.buttons[key].setEnabled(one)
-        self.buttons["delete"].setEnabled(bool(chosen))
+            self._actions[key].setEnabled(one)
+        self._actions["delete"].setEnabled(bool(chosen))
         review = bool(chosen) and all(m.review for m in chosen)
-        self.buttons["accept"].setEnabled(review)
-        self.buttons["reject"].setEnabled(review)
-        self.buttons["restore"].setEnabled(
+        self._actions["accept"].setEnabled(review)
+        self._actions["reject"].setEnabled(review)
+        self._actions["accept"].setVisible(view == REVIEW_VIEW)
+        self._actions["reject"].setVisible(view == REVIEW_VIEW)
+        self._actions["restore"].setVisible(view > REVIEW_VIEW)
+        self._actions["restore"].setEnabled(
             bool(chosen) and all(m.status is not Status.ACTIVE for m in chosen)
         )
         if one:
-            self.buttons["pin"].setText(tr("Unpin") if chosen[0].pinned else tr("Pin"))
+            self._actions["pin"].setText(tr("Unpin") if chosen[0].pinned else tr("Pin"))
 
     # -- actions -----------------------------------------------------------------------
 
@@ -222,16 +278,13 @@ class MemoryPanel(QWidget):
         self.changed.emit()
 
     def _error(self, exc: BaseException) -> None:
-        message, hint = error_text(exc)
-        self.dialog = inform(
-            self, tr("Mnemo"), message + ("\n\n" + hint if hint else ""), error=True
-        )
+        self.dialog = inform(self, tr("Mnemo"), error_message(exc), error=True)
 
     def edit_selected(self) -> None:
         chosen = self.selected()
         if len(chosen) != 1:
             return
-        dialog = EditMemoryDialog(chosen[0], self)
+        dialog = EditMemoryDialog(chosen[0], self, vault=self._core.vault_entries)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog
 
@@ -260,7 +313,8 @@ class MemoryPanel(QWidget):
         if not chosen:
             return
         if len(chosen) == 1:
-            text = tr("Delete this memory for good?\n\n{content}", content=chosen[0].content)
+            content = friendly(chosen[0].content, self._core.vault_entries)
+            text = tr("Delete this memory for good?\n\n{content}", content=content)
         else:
             text = tr("Delete these {n} memories for good?", n=len(chosen))
         ids = [m.id for m in chosen]
@@ -307,7 +361,7 @@ class MemoryPanel(QWidget):
         core, memory_id = self._core, chosen[0].id
 
         def shown(details: dict[str, Any]) -> None:
-            dialog = MemoryDetailsDialog(details, self)
+            dialog = MemoryDetailsDialog(details, self, vault=self._core.vault_entries)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             self.dialog = dialog
             dialog.open()

@@ -16,8 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.dates import short_datetime
+from ui.display import dots, kind_label
 from ui.i18n import tr
-from ui.memory_panel.model import when
 
 
 class VaultDialog(QDialog):
@@ -40,9 +41,9 @@ class VaultDialog(QDialog):
         self.table.setHorizontalHeaderLabels([tr("Kind"), tr("Value"), tr("Added"), ""])
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         for row, item in enumerate(items):
-            self.table.setItem(row, 0, QTableWidgetItem(tr(item.kind)))
-            self.table.setItem(row, 1, QTableWidgetItem(item.masked))
-            self.table.setItem(row, 2, QTableWidgetItem(when(item.created_at)))
+            self.table.setItem(row, 0, QTableWidgetItem(kind_label(item.kind)))
+            self.table.setItem(row, 1, QTableWidgetItem(dots(item.masked)))
+            self.table.setItem(row, 2, QTableWidgetItem(short_datetime(item.created_at)))
             button = QPushButton(tr("Reveal"))
             button.clicked.connect(lambda _=False, r=row: self.toggle(r))
             self.table.setCellWidget(row, 3, button)
@@ -62,7 +63,7 @@ class VaultDialog(QDialog):
         cell = self.table.item(row, 1)
         button = self.table.cellWidget(row, 3)
         if cell.data(Qt.ItemDataRole.UserRole):  # shown: mask it again
-            cell.setText(item.masked)
+            cell.setText(dots(item.masked))
             cell.setData(Qt.ItemDataRole.UserRole, False)
             button.setText(tr("Reveal"))
             return

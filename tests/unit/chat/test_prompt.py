@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from assistant.chat.prompt import SYSTEM_PROMPT, build_prompt, reply_reserve, shorten
+import pytest
+
+from assistant.chat.prompt import (
+    SYSTEM_PROMPT,
+    MessageTooLong,
+    build_prompt,
+    check_message_fits,
+    reply_reserve,
+    shorten,
+)
 from assistant.llm.backend import Role
 from assistant.llm.tokens import estimate_messages_tokens, estimate_tokens
 from assistant.memory.inject import OPEN
@@ -55,15 +64,32 @@ def test_tiny_window_drops_oldest_turns_but_keeps_system_and_memories() -> None:
     assert plan.expected_tokens == estimate_messages_tokens(m.content for m in plan.messages)
 
 
-def test_an_overlong_message_is_shortened_not_the_system_prompt() -> None:
+def test_an_overlong_message_is_refused_never_cut() -> None:
     huge = "word " * 5000
+    with pytest.raises(MessageTooLong) as raised:
+        build_prompt(
+            user_text=huge, history=[], summary="", memories=[memory(1, "User likes tea")],
+            lang="en", num_ctx=1024, max_reply_tokens=256, memory_token_budget=600,
+        )
+    error = raised.value
+    assert error.tokens == estimate_tokens(huge) and 0 < error.limit < 1024 - 256 and error.num_ctx == 1024
+    assert "too long" in error.message and "Nothing was sent" in error.hint
+    with pytest.raises(MessageTooLong):
+        check_message_fits(huge, lang="en", num_ctx=1024, max_reply_tokens=256)
+
+
+def test_a_long_message_that_fits_is_sent_whole_and_memories_give_way() -> None:
+    """A pasted text that fits beside the system prompt is sent to the last character; the
+    memory block shrinks to leave it room, older turns go first."""
+    text = "HEAD " + "lorem ipsum dolor " * 300 + " TAIL"
     plan = build_prompt(
-        user_text=huge, history=[], summary="", memories=[memory(1, "User likes tea")],
-        lang="en", num_ctx=1024, max_reply_tokens=256, memory_token_budget=600,
+        user_text=text, history=turns(5), summary="", memories=[memory(1, "User likes tea " * 40)],
+        lang="en", num_ctx=2048, max_reply_tokens=512, memory_token_budget=600,
     )
-    assert plan.shortened_message
-    assert plan.messages[0].content.startswith(SYSTEM_PROMPT["en"]) and "User likes tea" in plan.messages[0].content
-    assert plan.expected_tokens <= 1024 - 256
+    assert plan.messages[-1].content == text
+    assert plan.messages[0].content.startswith(SYSTEM_PROMPT["en"])
+    assert plan.expected_tokens <= 2048 - reply_reserve(2048, 512)
+    check_message_fits(text, lang="en", num_ctx=2048, max_reply_tokens=512)
 
 
 def test_chinese_uses_the_chinese_system_prompt() -> None:

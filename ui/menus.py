@@ -1,0 +1,116 @@
+"""The menu bar: File, Memory, Help, with the app's keyboard shortcuts.
+
+The actions are made here and handed to the main window, which connects them (it owns what
+they do). Roles put Quit, Settings and About where macOS expects them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+from ui.i18n import tr
+
+MENU_TEXTS = (
+    "&File",
+    "&Memory",
+    "&Help",
+    "New chat",
+    "New temporary chat",
+    "Export memories…",
+    "Settings…",
+    "Quit",
+    "Search memories",
+    "Run maintenance now",
+    "Forget me…",
+    "Welcome…",
+    "Open data folder",
+    "About Mnemo",
+)
+"""Every text of the menus (English; translated when shown)."""
+
+
+@dataclass
+class Menus:
+    file: QMenu
+    memory: QMenu
+    help: QMenu
+    new_chat: QAction
+    new_temporary: QAction
+    export: QAction
+    settings: QAction
+    quit: QAction
+    search: QAction
+    maintenance: QAction
+    forget_me: QAction
+    welcome: QAction
+    data_folder: QAction
+    about: QAction
+
+    def retranslate(self) -> None:
+        items = (self.file, self.memory, self.help, self.new_chat, self.new_temporary)
+        items += (self.export, self.settings, self.quit, self.search, self.maintenance)
+        items += (self.forget_me, self.welcome, self.data_folder, self.about)
+        for item, text in zip(items, MENU_TEXTS, strict=True):
+            if isinstance(item, QMenu):
+                item.setTitle(tr(text))
+            else:
+                item.setText(tr(text))
+        self.forget_me.setToolTip(tr("Erase everything Mnemo knows about you"))
+
+
+def build_menus(window: QMainWindow) -> Menus:
+    bar = window.menuBar()
+    file, memory, help_menu = bar.addMenu(""), bar.addMenu(""), bar.addMenu("")
+
+    def action(
+        menu: QMenu, shortcut: QKeySequence.StandardKey | str | None = None, fallback: str = ""
+    ) -> QAction:
+        """An action; a standard shortcut some platforms leave empty gets `fallback`."""
+        made = QAction(window)
+        if shortcut is not None:
+            keys = QKeySequence(shortcut)
+            made.setShortcut(keys if not keys.isEmpty() else QKeySequence(fallback))
+        menu.addAction(made)
+        return made
+
+    new_chat = action(file, QKeySequence.StandardKey.New, "Ctrl+N")
+    new_temporary = action(file, "Ctrl+Shift+N")
+    file.addSeparator()
+    export = action(file)
+    file.addSeparator()
+    settings = action(file, "Ctrl+,")
+    settings.setMenuRole(QAction.MenuRole.PreferencesRole)
+    file.addSeparator()
+    quit_action = action(file, QKeySequence.StandardKey.Quit, "Ctrl+Q")
+    quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+    search = action(memory, QKeySequence.StandardKey.Find, "Ctrl+F")
+    maintenance = action(memory)
+    maintenance.setEnabled(False)  # until the scheduler is attached
+    memory.addSeparator()
+    forget_me = action(memory)
+    welcome = action(help_menu)
+    data_folder = action(help_menu)
+    help_menu.addSeparator()
+    about = action(help_menu)
+    about.setMenuRole(QAction.MenuRole.AboutRole)
+    menus = Menus(
+        file=file,
+        memory=memory,
+        help=help_menu,
+        new_chat=new_chat,
+        new_temporary=new_temporary,
+        export=export,
+        settings=settings,
+        quit=quit_action,
+        search=search,
+        maintenance=maintenance,
+        forget_me=forget_me,
+        welcome=welcome,
+        data_folder=data_folder,
+        about=about,
+    )
+    menus.retranslate()
+    return menus
