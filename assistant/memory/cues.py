@@ -49,8 +49,8 @@ CUES: tuple[Cue, ...] = (
         _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain"),
         ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼")),
     Cue(("user.habit", "user.has", "user.vehicle"), _en("car rent drive driving commute bus bike transport parking road"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾")),
-    Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage"),
-        ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财")),
+    Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage buy afford price cost cheap expensive spend purchase saving savings invest"),
+        ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财", "买", "多少钱", "贵", "便宜", "存钱", "花钱")),
     Cue(("user.school",), _en("school study studying exam exams class classes course semester thesis university college homework"),
         ("学校", "学习", "考试", "课", "论文", "大学", "作业", "学期", "复习")),
     Cue(("user.likes", "user.favorite"),
@@ -150,3 +150,17 @@ _IDENTIFIER_ASK = re.compile(
 def asks_for_identifier(query: str) -> bool:
     """Whether a question asks for a number or code the user gave ("那个净化器的单号发我一下")."""
     return _IDENTIFIER_ASK.search(query) is not None
+
+
+_OTHERS = re.compile(
+    r"(?i)\b(?:we|us|our|ours|together|date night|anniversary|friends?|guests?|family|kids?|children|son|daughter|wife|husband|partner|"
+    r"boyfriend|girlfriend|mom|mum|dad|parents?|sister|brother|baby|toddler|boss|colleagues?|coworkers?|roommate|him|her|his|she|he|they|them)\b"
+    r"|我们|咱们|一起|朋友|家人|家里人|爸|妈|父母|老婆|老公|对象|孩子|娃|儿子|女儿|宝宝|男朋友|女朋友|姐|哥|弟|妹|老板|同事|室友|他|她|约会|客人"
+)
+
+
+def mentions_others(query: str) -> bool:
+    """Whether a request involves other people, so that what the user said about them
+    matters ("dessert ideas for date night" — the partner's intolerance), not only about
+    themself ("dinner ideas for me tonight" — not what the boss eats)."""
+    return _OTHERS.search(query) is not None

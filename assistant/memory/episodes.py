@@ -164,6 +164,7 @@ class EpisodeCapture:
         subject_is_user = True
         last_topic: Topic | None = None  # of the clause before, for one that has no subject
         kept_sentence = -1  # the sentence whose last clause was kept
+        imagined: set[int] = set()  # sentences that began with a condition ("我要是中了五百万，立马辞职…")
         spans: dict[int, Span] = {}  # sentence -> the day ahead its first dated clause names
         day_story = bool(clauses) and DAY_STORY.search(" ".join(c.text for c in clauses[:2])) is not None
         joking = {c.sentence for j, c in enumerate(clauses) if (j == 0 or clauses[j - 1].sentence != c.sentence) and _LAUGH.match(c.text)}
@@ -193,6 +194,10 @@ class EpisodeCapture:
                 continues=implied and kept_sentence == clause.sentence,
                 day_story=(day_story or clause.sentence in joking) and span is None,
             )
+            if verdict.reason == "hypothetical":
+                imagined.add(clause.sentence)
+            elif clause.sentence in imagined and verdict.keep:
+                verdict = Verdict(False, "hypothetical (the condition comes first)")
             kept_sentence = clause.sentence if verdict.keep else -1
             if implied and topic is None and verdict.keep:
                 topic = last_topic  # tags the episode; the clause alone did not show it

@@ -60,10 +60,11 @@ REQUEST = re.compile(
 # The user talking about the assistant, not about themself ("you're the best", "你真聪明").
 ABOUT_YOU = re.compile(r"(?i)^(?:you|you're|you are|your|u r|ur)\b|^(?:你|您)(?!们家)")
 SMALL_TALK = re.compile(
-    r"(?i)\b(?:weather|raining|sunny|lol|haha|lmao|good night|goodnight|brb|ttyl|gtg|bedtime|off to bed|just kidding|jk|random question|quick question)\b"
-    r"|天气|下雨|好热|好冷|哈哈|笑死|晚安|睡了|先睡|先撤|去吃饭了|溜了|开玩笑|随便问问|问个问题|刚看到|刷到"
+    r"(?i)\b(?:weather|raining|sunny|good night|goodnight|brb|ttyl|gtg|bedtime|off to bed|just kidding|jk|random question|quick question)\b"
+    r"|天气|下雨|好热|好冷|笑死|晚安|睡了|先睡|先撤|去吃饭了|溜了|开玩笑|随便问问|问个问题|刚看到|刷到"
     r"|不想(?:聊|说|提)|不知道为啥|不知道为什么|说个事|说个秘密|再说吧|还好吧"
 )
+LAUGH = re.compile(r"(?i)\b(?:lol|lmao|haha+|hehe+|rofl)\b|哈哈|呵呵|嘿嘿")
 TRANSIENT = re.compile(
     r"(?i)\b(?:today|tonight|this morning|this afternoon|right now|at the moment|atm|just now|currently eating|for lunch today|for dinner tonight)\b"
     r"|今天|今晚|刚才|刚刚|这会儿|此刻|现在好|中午吃了|晚饭吃了|早饭吃了"
@@ -215,6 +216,8 @@ class NoiseFilter:
             score += 0.4
         if SMALL_TALK.search(text):
             score -= 0.8
+        if LAUGH.search(text):
+            score -= 0.3  # "meanwhile I'll be stuck in Phoenix melting lol" still says where they are
         if TRANSIENT.search(text) and topic is None:
             score -= 0.6
         if size < (5 if lang == "zh" else 4) and topic is None:

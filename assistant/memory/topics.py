@@ -61,8 +61,8 @@ def _rx(en: str, zh: str) -> re.Pattern[str]:
 TOPICS: tuple[Topic, ...] = (
     Topic("user.city", True, _rx(
         r"live|lives|living|lived|reside|based in|moved|move to|moving to|relocated|relocating|settled in|our place|my place|new place|"
-        r"my apartment|our apartment|my flat|our flat|new apartment|new flat|the keys|my house|our house|new house|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from",
-        r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|房租|老家|家乡|在.{1,6}生活|我是.{2,4}人|小区|"
+        r"(?:my|our) (?:\w+ ){0,3}(?:apartment|flat|house|condo|studio|place)|new apartment|new flat|the keys|new house|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from|stuck in|back home in",
+        r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|房租|老家|家乡|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
         rf"^(?:我|我们|我家)(?:现在|目前|一直|也|还)?在(?:{'|'.join(ZH_CITIES)})(?:市|这边|那边)?[呢啦了啊呀哦]?$")),
     Topic("user.job", True, _rx(
@@ -72,9 +72,9 @@ TOPICS: tuple[Topic, ...] = (
         r"工作|上班|公司|单位|入职|辞职|离职|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开)|护士|律师|会计|设计师|经理|"
         r"创业|自由职业|退休|在.{1,10}(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
-        r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat meat|eating meat|eat pork|eat beef|eat fish|diet|"
+        r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat meat|eating meat|eat pork|eat beef|eat fish|diet|carnivore|meat lover|"
         r"don't eat|do not eat|can't eat|cannot eat|can't stand|calories|carbs",
-        r"吃素|素食|纯素|清真|不吃肉|不吃猪肉|不吃牛肉|吃肉|忌口|生酮|减脂|饮食|(?:不|没法|不能)吃(?!饭)|吃不了|口味|不吃主食|少油|少盐|大卡"),
+        r"吃素|素食|纯素|清真|不吃肉|不吃猪肉|不吃牛肉|吃肉|肉食|无肉不欢|忌口|生酮|减脂|饮食|(?:不|没法|不能)吃(?!饭)|吃不了|口味|不吃主食|少油|少盐|大卡"),
         changes_only=True),
     Topic("user.allergy", False, _rx(
         r"allergic|allergy|allergies|intolerant|intolerance|celiac|coeliac|anaphyla\w*|epipen",
@@ -113,13 +113,14 @@ TOPICS: tuple[Topic, ...] = (
         r"学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
     Topic("user.finance", False, _rx(
         r"bank|banking|checking|savings|account|acct|credit card|debit card|paycheck|salary|payroll|rent|mortgage|"
-        r"loan|budget|invoice|taxes|tax return|venmo|paypal|zelle|revolut|monzo|apple pay|autopay|direct deposit",
+        r"loan|budget|invoice|taxes|tax return|venmo|paypal|zelle|revolut|monzo|apple pay|autopay|direct deposit|earn|earns|income|"
+        r"make (?:about |around )?\$?\d[\d,.]*k?|\d[\d,.]*k (?:a|per) year|a year|per month|/mo",
         r"银行|建行|工行|农行|中行|招行|交行|信用卡|储蓄卡|工资卡|工资|薪水|房租|房贷|车贷|贷款|预算|报销|账单|支付宝|微信支付|花呗|转账|存款|理财|基金|股票|交税|个税"),
         names=re.compile(r"\b(?:Chase|Barclays|HSBC|Citi(?:bank)?|Wells Fargo|Bank of America|Santander|Lloyds|Natwest|Deutsche Bank|ING|Revolut|Monzo|Visa|Mastercard|Amex)\b")),
     Topic("user.likes", False, _rx(
         r"love|loves|like|likes|enjoy|enjoys|into|fan of|favou?rite|hobby|hobbies|play|plays|playing|learning|collect|collecting|"
-        r"hate|hates|can't stand|prefer|prefers|obsessed|listen to|watch|read|reading|hiking|climbing|baking|cooking|painting|guitar|piano|photography|gaming",
-        r"喜欢|爱吃|爱喝|爱看|爱玩|最爱|讨厌|受不了|偏好|更喜欢|爱好|迷上|在学|学了|练|弹|收藏|追剧|看书|爬山|徒步|摄影|画画|烘焙|做饭|打游戏|钢琴|吉他")),
+        r"hate|hates|can't stand|prefer|prefers|obsessed|listen to|watch|read|reading|hiking|climbing|baking|cooking|painting|guitar|piano|photography|gaming|sweet tooth|snacks?",
+        r"喜欢|爱吃|爱喝|爱看|爱玩|爱烤|爱做|最爱|超爱|甜食|甜品|零食|讨厌|受不了|偏好|更喜欢|爱好|迷上|在学|学了|练|弹|收藏|追剧|看书|爬山|徒步|摄影|画画|烘焙|做饭|打游戏|钢琴|吉他")),
     Topic("user.reply_style", False, _rx(
         r"answer|answers|reply|replies|respond|response|responses|bullet points|emoji|emojis|in english|in chinese|in spanish|be brief|short answers|keep it short|metric|imperial|celsius|fahrenheit",
         r"回答|回复|回我|简短|简洁|啰嗦|表情|用中文|用英文|说中文|说英文|分点|公制|摄氏")),
