@@ -22,7 +22,6 @@ from __future__ import annotations
 import io
 import logging
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -36,6 +35,9 @@ from assistant.errors import StorageError
 from assistant.memory.db import Database
 from assistant.memory.index import ChromaIndex
 from assistant.memory.service import MemoryService, indexed_model
+from assistant.memory.shred import shred_file, shred_tree
+
+__all__ = ["shred_file", "shred_tree"]  # re-exported: where deletion's helpers are looked for
 
 log = logging.getLogger("mnemo.forget")
 
@@ -47,41 +49,14 @@ PROBE_TIMEOUT_S = 120.0
 ScrubListener = Callable[[bool], None]  # called with True when a scrub is pending, False when done
 
 
-def shred_file(path: Path) -> None:
-    """Overwrite a file with zeros and flush it before it is unlinked.
-
-    Best effort on journaling file systems and SSDs (the device may keep old blocks); what
-    we promise is that no file under the data directory holds the bytes.
-    """
-    try:
-        size = path.stat().st_size
-        with open(path, "r+b", buffering=0) as handle:
-            block = b"\0" * (1 << 20)
-            remaining = size
-            while remaining > 0:
-                remaining -= handle.write(block[: min(remaining, len(block))])
-            os.fsync(handle.fileno())
-    except OSError as exc:
-        log.warning("could not overwrite a file before removal (%s)", exc.strerror)
-
-
-def shred_tree(root: Path) -> int:
-    """Overwrite every regular file under `root`, then remove the tree. Returns the file count."""
-    if not root.exists():
-        return 0
-    files = [p for p in root.rglob("*") if p.is_file() and not p.is_symlink()]
-    for path in files:
-        shred_file(path)
-    shutil.rmtree(root, ignore_errors=False)
-    return len(files)
-
-
-def erase_profile_dir(folder: Path) -> int:
+def erase_profile_dir(folder: Path, after_rename: Callable[[], None] | None = None) -> int:
     """Rename the folder to a tombstone (atomic), then shred it. Returns the file count."""
     if not folder.exists():
         return 0
     tomb = folder.with_name(f"{TOMBSTONE_PREFIX}{folder.name}-{os.getpid()}-{time.monotonic_ns()}")
     os.replace(folder, tomb)
+    if after_rename is not None:
+        after_rename()
     return shred_tree(tomb)
 
 
