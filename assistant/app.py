@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ from assistant.memory.write import MemoryWriter
 log = logging.getLogger("mnemo.app")
 
 DB_NAME = "mnemo.db"
+FULL_DISK_BYTES = 1024 * 1024  # below this free, the profile opens with a "disk is full" warning
 RUNNING_MARK = ".running"  # present while a process has the profile open: found at start = a crash
 
 
@@ -221,6 +223,7 @@ class Profile:
         try:
             mark.touch()
             self.store.ensure_profile(to_ts(self.clock.now()))
+            full = _free_bytes(self.dir) < FULL_DISK_BYTES
         except (OSError, StorageError) as exc:
             if not _disk_full(exc):
                 if isinstance(exc, StorageError):
@@ -229,6 +232,8 @@ class Profile:
                     f"Cannot write to the data directory {self.dir}: {exc.strerror}",
                     "Make it writable and free some disk space.",
                 ) from exc
+            full = True
+        if full:
             # Reading still works on a full disk: list, search and export must, to free space.
             self.warn("The disk is full: Mnemo can show and export your memories, but cannot "
                       "save anything until you free some disk space.")
@@ -251,6 +256,7 @@ class Profile:
             self.clock,
             index_factory=index_factory(in_child=self.index_in_child),
             progress=self._progress,
+            warn=self.warn,
         )
         self.writer = MemoryWriter(self.service, self.vault)
         self.recaller = Recaller(self.service, recall_options(self.settings), past_range=past_range)
@@ -349,6 +355,13 @@ class Profile:
     def _forget_step(self, name: str) -> None:
         if self.on_forget_step is not None:
             self.on_forget_step(name)
+
+
+def _free_bytes(folder: Path) -> int:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return FULL_DISK_BYTES  # unknown: say nothing
 
 
 def _disk_full(exc: BaseException) -> bool:

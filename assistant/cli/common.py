@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from assistant.app import Profile, open_profile
-from assistant.clock import parse_iso, to_ts
+from assistant.clock import parse_iso_ts
 from assistant.errors import InputError
 
 MAX_STDIN_BYTES = 256 * 1024  # a message or a question, not a file (use `import` for those)
@@ -110,8 +110,8 @@ memory_id = bounded_int(1, MAX_ID)
 def iso_time(text: str) -> float:
     """An argparse type: an ISO 8601 time with an offset, as epoch seconds."""
     try:
-        return to_ts(parse_iso(clean_arg(text)))
-    except (ValueError, OverflowError) as exc:
+        return parse_iso_ts(clean_arg(text))
+    except ValueError as exc:
         raise argparse.ArgumentTypeError(
             f"{text[:40]!r} is not a time with an offset, e.g. 2026-12-01T09:00:00+08:00"
         ) from exc

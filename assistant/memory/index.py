@@ -80,6 +80,17 @@ def _guarded(method: F) -> F:
     return cast(F, call)
 
 
+def _forget_failed_system(path: Path) -> None:
+    """Chroma caches one "system" per folder and keeps it even when it failed to start; the
+    next client for that folder (after the damaged files are replaced) would reuse the broken
+    one. Drop it from the cache."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
+    if isinstance(systems, dict):
+        systems.pop(str(path), None)
+
+
 def collection_name(model_name: str, dimension: int) -> str:
     digest = hashlib.sha1(model_name.encode("utf-8")).hexdigest()[:12]
     return f"mem_{digest}_{dimension}"
@@ -143,6 +154,9 @@ class ChromaIndex:
             )
         except OSError as exc:
             raise StorageError(f"Cannot open the vector index: {exc.strerror}", "Check disk space and permissions.") from exc
+        except Exception:
+            _forget_failed_system(path)
+            raise
 
     # -- writes -------------------------------------------------------------------------
 

@@ -145,7 +145,8 @@ class MemoryService:
     def adopt_index(self, index: VectorIndex) -> None:
         """Use a rebuilt index (see memory/forget.py)."""
         self.release_index()
-        self._index = index
+        name, dim = index.model_name, index.dimension
+        self._index = HealingIndex(index, lambda: self._fresh_index(name, dim), self._refill)
 
     def _index_if_any(self) -> VectorIndex | None:
         """The index for removals, opened without loading the embedding model when possible."""

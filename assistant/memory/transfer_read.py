@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assistant.clock import parse_iso, to_ts
+from assistant.clock import parse_iso_ts
 from assistant.errors import ImportFileError, InputError
 from assistant.memory.store import MAX_CONTENT_CHARS, clean_content
 from assistant.memory.types import Category, Kind, Source, Status
@@ -263,8 +263,8 @@ def _time(item: dict[str, Any], key: str, fail: Any) -> float | None:
     if value is None:
         return None
     try:
-        return to_ts(parse_iso(value))
-    except (ValueError, OverflowError) as exc:
+        return parse_iso_ts(value)
+    except ValueError as exc:
         raise fail(f"'{key}': not an ISO 8601 time with an offset ({str(exc)[:80]})") from exc
 
 
