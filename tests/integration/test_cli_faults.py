@@ -131,44 +131,102 @@ def test_sigterm_closes_the_profile_like_a_normal_exit(data_dir: Path, fake_olla
     assert not (data_dir / "profiles" / "default" / ".running").exists(), "SIGTERM was taken for a crash"
 
 
-WORDS = st.sampled_from([
-    "memory", "list", "search", "add", "edit", "delete", "pin", "show", "restore", "remember", "export",
-    "import", "reveal", "reindex", "maintain", "--json", "--yes", "--limit", "--offset", "--status", "--category",
-    "--importance", "--expires", "--content", "--unpin", "--pin", "-k", "--dry-run", "--steps", "--history",
-    "--include-sensitive", "--no-sensitive", "--skip-sensitive", "-", "1", "0", "-1", "5", "all", "fact",
-    "99999999999999999999999", "2026-12-01T09:00:00+08:00", "never", "", "\udcff", "I live in Porto",
-])
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(
-    command=st.sampled_from([["memory"], ["maintain"], ["-v", "memory"]]),
-    rest=st.lists(st.one_of(WORDS, st.text(max_size=12)), max_size=7),
+# each action with how many positional arguments it takes and the options it knows: a fuzz
+# that mostly breaks the grammar only tests argparse
+ACTIONS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "list": (0, ("--limit", "--offset", "--status", "--category")),
+    "search": (1, ("-k",)),
+    "add": (1, ("--category", "--importance", "--expires", "--pin")),
+    "edit": (1, ("--content", "--category", "--importance", "--expires")),
+    "delete": (2, ("--yes",)),
+    "pin": (1, ("--unpin",)),
+    "show": (1, ()),
+    "restore": (1, ()),
+    "remember": (1, ("--yes",)),
+    "export": (1, ("--include-sensitive", "--no-sensitive", "--yes")),
+    "import": (1, ("--skip-sensitive",)),
+    "reveal": (1, ("--yes",)),
+    "reindex": (0, ()),
+}
+SWITCHES = {"--pin", "--unpin", "--yes", "--include-sensitive", "--no-sensitive", "--skip-sensitive"}
+VALUES = st.one_of(
+    st.sampled_from([
+        "-", "1", "0", "-1", "5", "all", "fact", "99999999999999999999999", "1e9", "0x10",
+        "2026-12-01T09:00:00+08:00", "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-12:00", "never",
+        "not-a-date", "", "\udcff", "\ud800", "I live in Porto", "/dev/zero", ".",
+    ]),
+    st.integers().map(str),
+    st.text(st.characters(codec=None, exclude_categories=()), max_size=12),  # lone surrogates too
 )
+
+
+@st.composite
+def memory_commands(draw: st.DrawFn) -> list[str]:
+    action = draw(st.sampled_from(sorted(ACTIONS)))
+    count, flags = ACTIONS[action]
+    argv = ["memory", action, *draw(st.lists(VALUES, min_size=min(count, 1), max_size=count))]
+    for flag in draw(st.lists(st.sampled_from(flags), max_size=3, unique=True)) if flags else []:
+        argv += [flag] if flag in SWITCHES else [flag, draw(VALUES)]
+    if draw(st.booleans()):
+        argv.append("--json")
+    return argv
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(argv=memory_commands())
 def test_fuzzed_arguments_never_give_an_internal_error(
-    data_dir: Path, stdin: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], rest: list[str]
+    data_dir: Path, stdin: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)  # an export to a relative path lands here
-    argv = command + rest  # (no command at all would open the window)
     assert exit_code(argv) != INTERNAL_ERROR, argv
 
 
 RECORD_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+    | st.text(st.characters(codec=None, exclude_categories=()), max_size=30)
+    | st.sampled_from(["user.city", "2026-12-01T09:00:00+08:00", "0001-01-01T00:00:00+14:00", "phone"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
-RECORDS = st.fixed_dictionaries(
-    {"id": st.integers(-2, 2**70), "content": st.text(max_size=40), "category": st.sampled_from(["fact", "goal", "x"])},
-    optional={k: RECORD_VALUES for k in ("slot", "summary", "entities", "importance", "confidence", "status",
-                                         "superseded_by", "sensitive", "expires_at", "event_at", "pinned", "kind")},
-)
+NASTY = st.sampled_from(["\ud800", "a\udfffb", "nul\x00", "\x1b[31m", "x" * 5000, " ", "[vault #7]", "\u202e"])
+ANY_TEXT = st.one_of(NASTY, st.text(st.characters(codec=None, exclude_categories=()), max_size=30))
+# Each field mostly gets a value of its type (the nasty part in the text: a surrogate, a NUL,
+# 5,000 characters), sometimes anything at all: a file with one bad record among good ones
+# is what gets past the first checks.
+FIELD_VALUES = {
+    "slot": ANY_TEXT, "summary": ANY_TEXT, "entities": st.lists(ANY_TEXT, max_size=3),
+    "importance": st.integers(1, 5), "confidence": st.floats(0, 1), "pinned": st.booleans(),
+    "status": st.sampled_from(["active", "superseded", "archived"]),
+    "kind": st.sampled_from(["episodic", "semantic"]), "superseded_by": st.integers(1, 3),
+    "expires_at": st.sampled_from(["2026-12-01T09:00:00+08:00", "0001-01-01T00:00:00+14:00", "2026-12-01"]),
+    "event_at": st.sampled_from(["9999-12-31T23:59:59-12:00", "2026-01-01T00:00:00Z"]),
+    "sensitive": st.lists(st.fixed_dictionaries(
+        {"kind": ANY_TEXT, "masked": ANY_TEXT}, optional={"value": ANY_TEXT, "vault_id": st.integers(1, 9)}
+    ), max_size=2),
+}
+
+
+@st.composite
+def import_records(draw: st.DrawFn) -> list[Any]:
+    records: list[Any] = []
+    for n in range(1, draw(st.integers(1, 3)) + 1):
+        content = draw(st.one_of(st.text(min_size=1, max_size=30).filter(str.strip), ANY_TEXT))
+        record: dict[str, Any] = {"id": n, "content": content, "category": draw(st.sampled_from(["fact", "goal"]))}
+        for key in draw(st.lists(st.sampled_from(sorted(FIELD_VALUES)), max_size=3, unique=True)):
+            wild = draw(st.integers(0, 7)) == 0
+            record[key] = draw(RECORD_VALUES) if wild else draw(FIELD_VALUES[key])
+        records.append(draw(RECORD_VALUES) if draw(st.integers(0, 15)) == 0 else record)
+    return records
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(records=st.lists(RECORDS | RECORD_VALUES, max_size=5), version=st.sampled_from([1, 2, "1", None]))
-def test_fuzzed_import_files_never_give_an_internal_error(data_dir: Path, tmp_path: Path, records: list[Any], version: Any) -> None:
+@given(records=import_records(), version=st.sampled_from([1, 2, 1, "1"]),
+       escaped=st.booleans())
+def test_fuzzed_import_files_never_give_an_internal_error(
+    data_dir: Path, tmp_path: Path, records: list[Any], version: Any, escaped: bool
+) -> None:
     path = tmp_path / "fuzz.json"
     body = {"format": "mnemo-export", "version": version, "profile": "default", "memories": records}
-    path.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8", errors="surrogatepass")
+    # escaped: a lone surrogate as JSON's \ud800 (valid JSON); else as bytes that are not UTF-8
+    path.write_text(json.dumps(body, ensure_ascii=escaped), encoding="utf-8", errors="surrogatepass")
     assert exit_code(["memory", "import", str(path), "--json"]) != INTERNAL_ERROR, body
