@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -98,6 +99,7 @@ def export_memories(
     The file is written beside `path` under a temporary name created 0600 (no other user can
     read it at any moment), flushed to disk, then renamed over `path`.
     """
+    _check_target(path)
     sealer: Sealer | None = None
     if include_sensitive:
         if not passphrase:
@@ -141,6 +143,19 @@ def export_memories(
             tmp.unlink(missing_ok=True)
         raise StorageError(f"Cannot write {path}: {exc.strerror}", "Choose another folder or free some disk space.") from exc
     return written
+
+
+def _check_target(path: Path) -> None:
+    """Refuse to write over anything but a regular file: the rename that ends an export would
+    replace a device (/dev/zero), a FIFO or a folder's entry with the export."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StorageError(f"Cannot write {path}: {exc.strerror}", "Choose another file name.") from exc
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{path} is not a regular file; the export would replace it.", "Choose another file name.")
 
 
 @dataclass
@@ -207,33 +222,36 @@ def import_memories(
     report = ImportReport()
     now = service.now()
     existing = {_key(m.content, m.category.value) for m in store.list(status=None, limit=10_000_000)}
-    id_map: dict[int, int] = {}
+    kept: list[Record] = []
+    items: list[tuple[NewMemory, float]] = []
     with service.db.atomic():
-        for done, record in enumerate(records, start=1):
+        for record in records:
             key = _key(record.content, record.category.value)
             if key in existing:
                 report.skipped_duplicates += 1
                 continue
             existing.add(key)
             content, summary, vault_ids = _with_vault_refs(record, values, vault, now, report)
-            memory = store.add(NewMemory(
+            kept.append(record)
+            items.append((NewMemory(
                 content=content, category=record.category, kind=record.kind, slot=record.slot,
                 entities=record.entities, importance=record.importance, confidence=record.confidence,
                 source=record.source, pinned=record.pinned, expires_at=record.expires_at,
                 event_at=record.event_at, summary=summary, vault_ids=vault_ids,
-            ), now)
-            store.log_event(memory.id, "imported", now, None)
-            id_map[record.id] = memory.id
+            ), now))
+        new_ids = store.add_many(items)  # one pass of inserts; no read-back per memory
+        id_map = {record.id: new_id for record, new_id in zip(kept, new_ids, strict=True)}
+        for new_id in new_ids:
+            store.log_event(new_id, "imported", now, None)
+        for record in kept:
             if record.status is not Status.ACTIVE:
-                store.set_status(memory.id, record.status, now)
-            report.imported += 1
-            if progress and done % 500 == 0:
-                progress(done, len(records))
+                store.set_status(id_map[record.id], record.status, now)
         store.db.executemany(
             "UPDATE memories SET superseded_by = ? WHERE id = ? AND profile_id = ?",
             [(id_map[r.superseded_by], id_map[r.id], store.profile_id)
-             for r in records if r.superseded_by in id_map and r.id in id_map],
+             for r in kept if r.superseded_by in id_map],
         )
+    report.imported = len(new_ids)
     if progress:
         progress(len(records), len(records))
     service.reconcile(progress)

@@ -153,7 +153,7 @@ VALUES = st.one_of(
     st.sampled_from([
         "-", "1", "0", "-1", "5", "all", "fact", "99999999999999999999999", "1e9", "0x10",
         "2026-12-01T09:00:00+08:00", "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-12:00", "never",
-        "not-a-date", "", "\udcff", "\ud800", "I live in Porto", "/dev/zero", ".",
+        "not-a-date", "", "\udcff", "\ud800", "I live in Porto", ".",
     ]),
     st.integers().map(str),
     st.text(st.characters(codec=None, exclude_categories=()), max_size=12),  # lone surrogates too

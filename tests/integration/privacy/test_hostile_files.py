@@ -128,6 +128,22 @@ def test_dev_zero_a_fifo_and_a_folder_are_refused_at_once(tmp_path: Path, tiny_p
     _untouched(tiny_profile, kept)
 
 
+def test_an_export_never_replaces_a_device_a_fifo_or_a_folder(tmp_path: Path, tiny_profile: Profile) -> None:
+    tmp_path = tmp_path / "out"
+    tmp_path.mkdir()
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    link = tmp_path / "link.json"
+    link.symlink_to(fifo)
+    for path in (fifo, folder, link):
+        with pytest.raises(MnemoError):
+            export_memories(tiny_profile.service, tiny_profile.vault, path)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and folder.is_dir() and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.json", "link.json", "pipe.json"], "no .part left"
+
+
 def test_a_missing_file_is_a_clear_error(tmp_path: Path, tiny_profile: Profile) -> None:
     with pytest.raises(InputError, match="does not exist"):
         import_memories(tiny_profile.service, tiny_profile.vault, tmp_path / "nowhere.json")
