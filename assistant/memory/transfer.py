@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 VERSION = 2
+IMPORT_BATCH = 5000  # memories embedded and indexed per step (Chroma's cost per call amortised)
 
 Progress = Callable[[int, int], None]
 
@@ -254,7 +255,7 @@ def import_memories(
     report.imported = len(new_ids)
     if progress:
         progress(len(records), len(records))
-    service.reconcile(progress)
+    service.reconcile(progress, batch=IMPORT_BATCH)
     return report
 
 
