@@ -70,7 +70,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     query = read_text_arg(args.query)
     with profile_from_env() as profile:
         now = profile.clock.now()
-        hits = profile.recaller.recall(query, now, k=args.k)
+        # no memory, nothing to find: the embedding model (seconds to load) is not needed
+        hits = profile.recaller.recall(query, now, k=args.k) if profile.store.count() else []
         lang = block_language(query, profile.settings.language)
         block, _ids = render_block(hits, lang=lang, token_budget=profile.settings.recall_token_budget, tz=now.tzinfo)
         if args.json:

@@ -104,6 +104,12 @@ def test_commands_that_embed_nothing_never_import_torch(data_dir: Path) -> None:
         assert "NO-TORCH" in result.stderr, (argv, result.stderr[-1500:])
 
 
+def test_a_search_of_an_empty_profile_loads_no_model(data_dir: Path) -> None:
+    result = subprocess.run([sys.executable, "-c", PROBE, "memory", "search", "where do I live?"],
+                            env=_env(data_dir), capture_output=True, text=True, timeout=300, check=False)
+    assert "NO-TORCH 0" in result.stderr, result.stderr[-1500:]
+
+
 def test_no_third_party_progress_bars(data_dir: Path) -> None:
     env = _env(data_dir)
     for argv in (["memory", "add", "I live in Porto"], ["memory", "search", "where do I live?"]):
