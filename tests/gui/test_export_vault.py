@@ -35,12 +35,12 @@ def vaulted(profile: Any) -> int:
 
 
 def finished(qtbot: Any, panel: Any, text: str) -> None:
-    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and text in panel.dialog.text(), timeout=20000)
+    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and text in panel.dialog.text(), timeout=60000)
     panel.dialog.close()
 
 
 def asked_passphrase(qtbot: Any, panel: Any) -> PassphraseDialog:
-    qtbot.waitUntil(lambda: isinstance(panel.dialog, PassphraseDialog) and panel.dialog.isVisible(), timeout=10000)
+    qtbot.waitUntil(lambda: isinstance(panel.dialog, PassphraseDialog) and panel.dialog.isVisible(), timeout=30000)
     dialog = panel.dialog
     assert isinstance(dialog, PassphraseDialog)
     return dialog
@@ -48,7 +48,7 @@ def asked_passphrase(qtbot: Any, panel: Any) -> PassphraseDialog:
 
 def export_with_vault(qtbot: Any, panel: Any, path: Path) -> None:
     panel.ask_export(path)
-    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and panel.dialog.objectName() == "export-vault", timeout=10000)
+    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and panel.dialog.objectName() == "export-vault", timeout=30000)
     assert "1 sensitive values" in panel.dialog.text()
     click(panel.dialog, "Include, encrypted")
     dialog = asked_passphrase(qtbot, panel)
@@ -85,7 +85,7 @@ def test_export_asks_and_seals_the_vault_and_import_asks_for_the_passphrase(
     dialog = asked_passphrase(qtbot, panel)
     dialog.passphrase.setText("not the passphrase")
     dialog.accept()
-    qtbot.waitUntil(lambda: panel.dialog is not dialog and isinstance(panel.dialog, PassphraseDialog), timeout=20000)
+    qtbot.waitUntil(lambda: panel.dialog is not dialog and isinstance(panel.dialog, PassphraseDialog), timeout=60000)
     again = asked_passphrase(qtbot, panel)
     assert "does not open" in again.message.text()
     assert profile.store.total() == 0, "nothing is imported with a wrong passphrase"
@@ -117,7 +117,7 @@ def test_export_can_leave_the_vault_out(qtbot: Any, make_window: Any, profile: A
     panel = make_window().memories
     path = tmp_path / "plain.json"
     panel.ask_export(path)
-    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and panel.dialog.objectName() == "export-vault", timeout=10000)
+    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and panel.dialog.objectName() == "export-vault", timeout=30000)
     click(panel.dialog, "Leave them out")
     finished(qtbot, panel, "Exported 1 memories")
     data = json.loads(path.read_text(encoding="utf-8"))
