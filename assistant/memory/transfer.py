@@ -149,6 +149,8 @@ def export_memories(
 def _check_target(path: Path) -> None:
     """Refuse to write over anything but a regular file: the rename that ends an export would
     replace a device (/dev/zero), a FIFO or a folder's entry with the export."""
+    if "\0" in str(path):
+        raise InputError("The file name holds a NUL character.", "Choose another file name.")
     try:
         info = path.lstat()
     except FileNotFoundError:

@@ -57,6 +57,8 @@ def read_export_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_BINARY", 0)
+    if "\0" in str(path):
+        raise InputError("The file name holds a NUL character.", "Check the path of the export file.")
     try:
         fd = os.open(path, flags)
     except FileNotFoundError as exc:

@@ -67,6 +67,8 @@ def test_arguments_that_are_not_utf8_are_not_an_internal_error(data_dir: Path, s
     assert exit_code(["memory", "add", "caf\udce9 au lait"]) == 0
     assert exit_code(["memory", "search", "\udcff\ud800", "--json"]) == 0
     assert exit_code(["memory", "export", "/tmp/\udcff/x.json"]) == 2
+    assert exit_code(["memory", "export", "a\x00b.json"]) == 2  # found by the fuzz below
+    assert exit_code(["memory", "import", "a\x00b.json"]) == 2
 
 
 def test_two_crashes_in_one_second_keep_two_reports(data_dir: Path) -> None:
