@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtWidgets import QMessageBox
 
 from assistant.memory.store import NewMemory
@@ -34,13 +35,18 @@ def vaulted(profile: Any) -> int:
     return item
 
 
+def showing(panel: Any, kind: type) -> bool:
+    """The panel's current dialog is a live `kind` (a closed one deletes itself)."""
+    return isinstance(panel.dialog, kind) and shiboken6.isValid(panel.dialog)
+
+
 def finished(qtbot: Any, panel: Any, text: str) -> None:
-    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and text in panel.dialog.text(), timeout=60000)
+    qtbot.waitUntil(lambda: showing(panel, QMessageBox) and text in panel.dialog.text(), timeout=60000)
     panel.dialog.close()
 
 
 def asked_passphrase(qtbot: Any, panel: Any) -> PassphraseDialog:
-    qtbot.waitUntil(lambda: isinstance(panel.dialog, PassphraseDialog) and panel.dialog.isVisible(), timeout=30000)
+    qtbot.waitUntil(lambda: showing(panel, PassphraseDialog) and panel.dialog.isVisible(), timeout=30000)
     dialog = panel.dialog
     assert isinstance(dialog, PassphraseDialog)
     return dialog
@@ -48,7 +54,7 @@ def asked_passphrase(qtbot: Any, panel: Any) -> PassphraseDialog:
 
 def export_with_vault(qtbot: Any, panel: Any, path: Path) -> None:
     panel.ask_export(path)
-    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and panel.dialog.objectName() == "export-vault", timeout=30000)
+    qtbot.waitUntil(lambda: showing(panel, QMessageBox) and panel.dialog.objectName() == "export-vault", timeout=30000)
     assert "1 sensitive values" in panel.dialog.text()
     click(panel.dialog, "Include, encrypted")
     dialog = asked_passphrase(qtbot, panel)
@@ -85,7 +91,7 @@ def test_export_asks_and_seals_the_vault_and_import_asks_for_the_passphrase(
     dialog = asked_passphrase(qtbot, panel)
     dialog.passphrase.setText("not the passphrase")
     dialog.accept()
-    qtbot.waitUntil(lambda: panel.dialog is not dialog and isinstance(panel.dialog, PassphraseDialog), timeout=60000)
+    qtbot.waitUntil(lambda: panel.dialog is not dialog and showing(panel, PassphraseDialog), timeout=60000)
     again = asked_passphrase(qtbot, panel)
     assert "does not open" in again.message.text()
     assert profile.store.total() == 0, "nothing is imported with a wrong passphrase"
@@ -117,7 +123,7 @@ def test_export_can_leave_the_vault_out(qtbot: Any, make_window: Any, profile: A
     panel = make_window().memories
     path = tmp_path / "plain.json"
     panel.ask_export(path)
-    qtbot.waitUntil(lambda: isinstance(panel.dialog, QMessageBox) and panel.dialog.objectName() == "export-vault", timeout=30000)
+    qtbot.waitUntil(lambda: showing(panel, QMessageBox) and panel.dialog.objectName() == "export-vault", timeout=30000)
     click(panel.dialog, "Leave them out")
     finished(qtbot, panel, "Exported 1 memories")
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -362,6 +362,7 @@ class MemoryPanel(QWidget):
             box.setDefaultButton(leave)
 
             def answered() -> None:
+                self.dialog = None  # the box deletes itself on close
                 if box.clickedButton() is include:
                     self._ask_passphrase(
                         tr("Choose a passphrase to encrypt the sensitive values in the export."),
