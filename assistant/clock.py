@@ -65,4 +65,18 @@ def parse_iso(text: str) -> datetime:
     return value
 
 
-__all__ = ["Clock", "SystemClock", "ManualClock", "to_ts", "from_ts", "iso", "parse_iso", "timedelta"]
+def parse_iso_ts(text: str) -> float:
+    """`parse_iso` as epoch seconds that `iso` can show again (not past year 1 or 9999 in UTC).
+
+    Raises:
+        ValueError: not ISO 8601 with an offset, or out of range.
+    """
+    try:
+        ts = to_ts(parse_iso(text))
+        from_ts(ts)
+    except (OverflowError, OSError) as exc:
+        raise ValueError(f"timestamp {text[:40]!r} is out of range") from exc
+    return ts
+
+
+__all__ = ["Clock", "SystemClock", "ManualClock", "to_ts", "from_ts", "iso", "parse_iso", "parse_iso_ts", "timedelta"]

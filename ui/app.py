@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import time
 from typing import Any
@@ -172,7 +173,14 @@ def run(*, timing: bool = False, started: float | None = None) -> int:
             ),
         )
     QTimer.singleShot(0, core.start)
+    # SIGTERM (a logout, `kill`) closes the window as its close button does, so the profile
+    # closes cleanly; Python runs the handler only when it gets control, hence the timer.
+    signal.signal(signal.SIGTERM, lambda *_args: window.close())
+    wake = QTimer()
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
     code = app.exec()
+    wake.stop()
     if server is not None:
         server.close()
     if core.profile is not None:

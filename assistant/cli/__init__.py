@@ -12,11 +12,14 @@ import importlib
 import importlib.metadata
 import logging
 import os
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from assistant import __version__
 from assistant.errors import MnemoError
@@ -68,18 +71,46 @@ def sub_names(parser: argparse.ArgumentParser) -> set[str]:
 
 
 def crash_report(exc: BaseException) -> Path | None:
-    """Write the stack (frames only: an exception message may quote user text) to the log dir."""
+    """Write the stack (frames only: an exception message may quote user text) to the log dir.
+
+    Each crash gets its own file (time to the microsecond, the process id, and a counter
+    when even that is taken): two crashes in one second keep both reports.
+    """
     from assistant.config import data_dir
 
+    frames = "".join(traceback.format_tb(exc.__traceback__))
+    body = f"mnemo {__version__}\n{type(exc).__module__}.{type(exc).__qualname__}\n{frames}"
     try:
         folder = data_dir() / "logs"
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"crash-{datetime.now():%Y%m%d-%H%M%S}.log"
-        frames = "".join(traceback.format_tb(exc.__traceback__))
-        path.write_text(f"mnemo {__version__}\n{type(exc).__module__}.{type(exc).__qualname__}\n{frames}", encoding="utf-8")
-        return path
+        stem = f"crash-{datetime.now():%Y%m%d-%H%M%S-%f}-{os.getpid()}"
+        for attempt in range(100):
+            path = folder / (f"{stem}.log" if attempt == 0 else f"{stem}-{attempt}.log")
+            try:
+                with open(path, "x", encoding="utf-8") as handle:
+                    handle.write(body)
+                return path
+            except FileExistsError:
+                continue
+        return None
     except OSError:
         return None
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind like Ctrl+C, so the profile closes as on a normal exit."""
+
+
+def _on_sigterm(_signum: int, _frame: object) -> None:
+    raise Terminated
+
+
+def quiet_third_party() -> None:
+    """No progress bars of the libraries under us ("Loading weights: 100%|…|") on a command
+    that downloads nothing; a download shows its own progress (memory/embedder.py)."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,6 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach the hub unless the user asks
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    quiet_third_party()
     if args.command is None:
         if "gui" not in sub_names(parser):
             print("error: the desktop window is not installed (package 'ui').", file=sys.stderr)
@@ -105,6 +137,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    trap = args.command != "gui" and threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if trap else None  # the window has its own
+    try:
+        return _run(handler, args)
+    finally:
+        if trap:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _run(handler: Any, args: argparse.Namespace) -> int:
+    """Run a command; what the user can act on is printed with its hint, a bug is reported."""
     try:
         return int(handler(args) or 0)
     except MnemoError as exc:
@@ -115,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("\nterminated", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         return 0
     except Exception as exc:  # noqa: BLE001 - the one handler for bugs

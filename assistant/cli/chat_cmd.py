@@ -16,6 +16,7 @@ from typing import TextIO
 from assistant.app import open_profile
 from assistant.chat.engine import ChatEngine
 from assistant.chat.types import Session, TurnResult
+from assistant.cli.common import repair_progress
 from assistant.config import load_settings
 from assistant.llm.ollama_backend import OllamaBackend
 from assistant.memory.types import Action, Memory
@@ -195,7 +196,11 @@ def cmd_chat(args: argparse.Namespace) -> int:
             if status.hint:
                 print(f"  → {status.hint}", file=sys.stderr)
             return 2
-        profile = open_profile(settings=settings, warn=lambda text: print(f"warning: {text}", file=sys.stderr))
+        profile = open_profile(
+            settings=settings,
+            warn=lambda text: print(f"warning: {text}", file=sys.stderr),
+            progress=repair_progress,
+        )
         try:
             with ChatEngine(profile, backend, model=settings.chat_model) as engine:
                 return TerminalChat(engine, sys.stdin, sys.stdout, sys.stderr).run()

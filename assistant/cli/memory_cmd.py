@@ -7,12 +7,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assistant.cli.common import confirm, print_json, profile_from_env, read_text_arg
-from assistant.clock import iso, parse_iso, to_ts
+from assistant.cli.common import (
+    ask_passphrase,
+    bounded_int,
+    clean_arg,
+    confirm,
+    iso_time,
+    memory_id,
+    print_json,
+    profile_from_env,
+    read_text_arg,
+    stderr_progress,
+)
+from assistant.clock import iso
 from assistant.errors import InputError
 from assistant.memory.inject import block_language, render_block
 from assistant.memory.store import NewMemory
-from assistant.memory.transfer import export_memories, import_memories
+from assistant.memory.transfer import PassphraseNeeded, export_memories, import_memories
 from assistant.memory.types import Category, Hit, Memory, Source, Status, Turn
 
 
@@ -59,7 +70,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     query = read_text_arg(args.query)
     with profile_from_env() as profile:
         now = profile.clock.now()
-        hits = profile.recaller.recall(query, now, k=args.k)
+        # no memory, nothing to find: the embedding model (seconds to load) is not needed
+        hits = profile.recaller.recall(query, now, k=args.k) if profile.store.count() else []
         lang = block_language(query, profile.settings.language)
         block, _ids = render_block(hits, lang=lang, token_budget=profile.settings.recall_token_budget, tz=now.tzinfo)
         if args.json:
@@ -75,7 +87,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     text = read_text_arg(args.text)
     with profile_from_env() as profile:
-        expires = to_ts(parse_iso(args.expires)) if args.expires else None
+        expires = args.expires
         memory = profile.service.add(NewMemory(
             content=text, category=Category(args.category), importance=args.importance,
             source=Source.MANUAL, pinned=args.pin, expires_at=expires,
@@ -94,7 +106,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
         if args.importance is not None:
             fields["importance"] = args.importance
         if args.expires is not None:
-            fields["expires_at"] = None if args.expires in ("", "never") else to_ts(parse_iso(args.expires))
+            fields["expires_at"] = None if args.expires == "never" else args.expires
         if not fields:
             raise InputError("nothing to change", "Give --content, --category, --importance or --expires.")
         memory = profile.service.edit(args.id, **fields)
@@ -190,28 +202,55 @@ def cmd_remember(args: argparse.Namespace) -> int:
     return 0
 
 
+def _include_vault(args: argparse.Namespace, items: int) -> bool:
+    """Whether the export carries the vault: the flags say, else ask on a terminal."""
+    if args.include_sensitive or not items:
+        return bool(args.include_sensitive and items)
+    if args.no_sensitive or args.yes:
+        return False
+    if not sys.stdin or not sys.stdin.isatty():
+        print(f"note: {items} vault values (phone, card and ID numbers …) were left out; "
+              "add --include-sensitive to export them encrypted with a passphrase.", file=sys.stderr)
+        return False
+    return confirm(f"Include the {items} vault values (encrypted with a passphrase you choose)?", assume_yes=False)
+
+
 def cmd_export(args: argparse.Namespace) -> int:
-    path = Path(args.path)
+    path = Path(clean_arg(args.path))
     with profile_from_env() as profile:
-        if args.include_sensitive and not confirm(
-            "The export will contain phone numbers, ID numbers and other vault values in plain text. Continue?",
-            assume_yes=args.yes,
-        ):
-            return 1
-        count = export_memories(profile.service, profile.vault, path, include_sensitive=args.include_sensitive,
-                                progress=None if args.json else _progress("exporting"))
-        print_json({"exported": count, "path": str(path)}) if args.json else print(f"\nExported {count} memories to {path}.")
+        include = _include_vault(args, len(profile.vault.items()))
+        passphrase = ask_passphrase(
+            "to encrypt the vault values with", twice=True,
+            missing="Vault values are exported only encrypted, and no passphrase was given.",
+        ) if include else None
+        count = export_memories(profile.service, profile.vault, path, include_sensitive=include,
+                                passphrase=passphrase, progress=None if args.json else stderr_progress("exporting"))
+        if args.json:
+            print_json({"exported": count, "path": str(path), "includes_sensitive": include})
+        else:
+            print(f"Exported {count} memories to {path}" + (" (vault values encrypted)." if include else "."))
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    path = Path(clean_arg(args.path))
     with profile_from_env() as profile:
-        report = import_memories(profile.service, profile.vault, Path(args.path),
-                                 progress=None if args.json else _progress("importing"))
+        progress = None if args.json else stderr_progress("importing")
+        try:
+            report = import_memories(profile.service, profile.vault, path, skip_sensitive=args.skip_sensitive,
+                                     passphrase=None, progress=progress)
+        except PassphraseNeeded:
+            passphrase = ask_passphrase(
+                "of the export's vault values", twice=False,
+                missing="The export's vault values are encrypted with a passphrase (or add --skip-sensitive).",
+            )
+            report = import_memories(profile.service, profile.vault, path, passphrase=passphrase, progress=progress)
         if args.json:
-            print_json({"imported": report.imported, "skipped_duplicates": report.skipped_duplicates})
+            print_json({"imported": report.imported, "skipped_duplicates": report.skipped_duplicates,
+                        "vault_values": report.vault_values})
         else:
-            print(f"\nImported {report.imported} memories ({report.skipped_duplicates} already present).")
+            print(f"Imported {report.imported} memories ({report.skipped_duplicates} already present"
+                  + (f", {report.vault_values} vault values" if report.vault_values else "") + ").")
     return 0
 
 
@@ -245,16 +284,13 @@ def cmd_reveal(args: argparse.Namespace) -> int:
 
 def cmd_reindex(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
-        report = profile.service.rebuild_index(None if args.json else _progress("indexing"))
-        print_json(report.as_dict()) if args.json else print(f"\nIndexed {report.indexed} memories.")
+        report = profile.service.rebuild_index(None if args.json else stderr_progress("indexing"))
+        print_json(report.as_dict()) if args.json else print(f"Indexed {report.indexed} memories.")
     return 0
 
 
-def _progress(label: str):  # type: ignore[no-untyped-def]
-    def report(done: int, total: int) -> None:
-        print(f"\r{label} {done}/{total}", end="", file=sys.stderr, flush=True)
-
-    return report
+def _expiry(text: str) -> float | str:
+    return "never" if text.strip() in ("", "never") else iso_time(text)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -271,45 +307,49 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = add("list", cmd_list, "list memories")
     p.add_argument("--status", default="active", choices=[s.value for s in Status] + ["all"])
     p.add_argument("--category", choices=categories)
-    p.add_argument("--limit", type=int, default=100)
-    p.add_argument("--offset", type=int, default=0)
+    p.add_argument("--limit", type=bounded_int(1, 1_000_000), default=100)
+    p.add_argument("--offset", type=bounded_int(0, 10**12), default=0)
     p = add("search", cmd_search, "what would be injected for a question (the read path)")
     p.add_argument("query", help="the question ('-' reads standard input)")
-    p.add_argument("-k", type=int, default=None, help="at most this many (default from settings)")
+    p.add_argument("-k", type=bounded_int(0, 50), default=None, help="at most this many (default from settings)")
     p = add("add", cmd_add, "add a memory by hand")
     p.add_argument("text")
     p.add_argument("--category", default="fact", choices=categories)
     p.add_argument("--importance", type=int, default=3, choices=range(1, 6))
     p.add_argument("--pin", action="store_true")
-    p.add_argument("--expires", help="ISO 8601 time with offset")
+    p.add_argument("--expires", type=iso_time, help="ISO 8601 time with offset")
     p = add("edit", cmd_edit, "change a memory")
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=memory_id)
     p.add_argument("--content")
     p.add_argument("--category", choices=categories)
     p.add_argument("--importance", type=int, choices=range(1, 6))
-    p.add_argument("--expires", help="ISO 8601 time with offset, or 'never'")
+    p.add_argument("--expires", type=_expiry, help="ISO 8601 time with offset, or 'never'")
     p = add("delete", cmd_delete, "delete memories for good")
-    p.add_argument("ids", type=int, nargs="+")
+    p.add_argument("ids", type=memory_id, nargs="+")
     p.add_argument("--yes", action="store_true", help="do not ask")
     p = add("pin", cmd_pin, "pin (or --unpin) a memory")
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=memory_id)
     p.add_argument("--unpin", action="store_true")
     p = add("show", cmd_show, "one memory with its history and provenance")
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=memory_id)
     p = add("restore", cmd_restore, "make an archived or superseded memory active again")
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=memory_id)
     p = add("remember", cmd_remember, "run TEXT through the write path as a user message")
     p.add_argument("text", help="the message ('-' reads standard input)")
     p.add_argument("--yes", action="store_true", help="confirm forget requests")
     p = add("export", cmd_export, "export memories to a JSON file")
     p.add_argument("path")
-    p.add_argument("--include-sensitive", action="store_true", help="include vault values in plain text")
-    p.add_argument("--yes", action="store_true")
+    vault = p.add_mutually_exclusive_group()
+    vault.add_argument("--include-sensitive", action="store_true",
+                       help="include the vault values, encrypted with a passphrase (asked, or $MNEMO_EXPORT_PASSPHRASE)")
+    vault.add_argument("--no-sensitive", action="store_true", help="leave the vault values out without asking")
+    p.add_argument("--yes", action="store_true", help="do not ask (the vault is left out unless --include-sensitive)")
     p = add("import", cmd_import, "import memories from a JSON export")
     p.add_argument("path")
+    p.add_argument("--skip-sensitive", action="store_true", help="import without the export's vault values")
     p = add("forget-me", cmd_forget_me, "erase everything of this profile")
     p.add_argument("--yes", action="store_true")
     p = add("reveal", cmd_reveal, "show one vault value in plain text")
-    p.add_argument("vault_id", type=int)
+    p.add_argument("vault_id", type=memory_id)
     p.add_argument("--yes", action="store_true")
     p = add("reindex", cmd_reindex, "rebuild the vector index from the database")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -63,23 +64,48 @@ class Database:
         try:
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(
-                str(path), isolation_level=None, check_same_thread=False, timeout=10.0
-            )
-            self._conn.row_factory = sqlite3.Row
-            for pragma in (
-                "PRAGMA journal_mode=WAL",
-                "PRAGMA synchronous=NORMAL",
-                "PRAGMA secure_delete=ON",
-                "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=10000",
-            ):
-                self._conn.execute(pragma)
+            try:
+                self._connect(str(path), exclusive=False)
+            except sqlite3.OperationalError as exc:
+                if not self._out_of_space():
+                    raise
+                # WAL readers need a shared-memory file (-shm) that a full disk cannot hold;
+                # in exclusive locking mode SQLite keeps that index in memory instead (one
+                # process per profile holds the database anyway: app.py's lock), so
+                # memories can still be read, listed and exported to free some space.
+                log.warning("no space for the database's shared-memory file (%s); opening it exclusively", exc)
+                self._conn.close()
+                self._connect(str(path), exclusive=True)
             self._migrate()
         except sqlite3.Error as exc:
             raise classify(exc) or exc from exc
         except OSError as exc:
             raise StorageError(f"Cannot create the data directory: {exc.strerror}", "Check the path and its permissions.") from exc
+
+    def _connect(self, path: str, *, exclusive: bool) -> None:
+        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        self._conn.row_factory = sqlite3.Row
+        pragmas = ["PRAGMA locking_mode=EXCLUSIVE"] if exclusive else []
+        pragmas += [
+            "PRAGMA journal_mode=WAL",
+            # FULL: a commit returns once the WAL is on disk, so an acknowledged write
+            # survives a power cut (NORMAL may drop the last ones); the cost per write
+            # is measured in docs/architecture.md ("Durability")
+            "PRAGMA synchronous=FULL",
+            "PRAGMA secure_delete=ON",
+            "PRAGMA foreign_keys=ON",
+            "PRAGMA busy_timeout=10000",
+        ]
+        for pragma in pragmas:
+            self._conn.execute(pragma)
+
+    def _out_of_space(self) -> bool:
+        if self.path is None:
+            return False
+        try:
+            return shutil.disk_usage(self.path.parent).free < 1024 * 1024
+        except OSError:
+            return False
 
     # -- statements ---------------------------------------------------------------------
 
@@ -171,8 +197,10 @@ class Database:
                     self._conn.execute("ROLLBACK" if self._depth == 0 else f"ROLLBACK TO {name}; ")
                     if self._depth:
                         self._conn.execute(f"RELEASE {name}")
-                except sqlite3.Error:
-                    log.exception("rollback failed")
+                except sqlite3.Error as exc:
+                    # a full disk can fail the rollback too; SQLite then rolls back by itself
+                    # (the journal is intact): the error being raised is what the user sees
+                    log.warning("rollback failed (%s)", classify(exc) or type(exc).__name__)
                 raise
             else:
                 self._depth -= 1

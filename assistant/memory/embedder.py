@@ -162,6 +162,11 @@ class SentenceTransformerEmbedder:
         # Importing sentence-transformers costs seconds: only here, never at module import.
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        # Loading prints "Loading weights: 100%|…|" to the terminal: nothing is downloaded
+        # here (a download reports through `download`'s own progress callback).
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
         if model == BUNDLED_MODEL:
             return SentenceTransformer(str(bundled_model_path()), device="cpu")

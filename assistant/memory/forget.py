@@ -22,7 +22,6 @@ from __future__ import annotations
 import io
 import logging
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -36,65 +35,44 @@ from assistant.errors import StorageError
 from assistant.memory.db import Database
 from assistant.memory.index import ChromaIndex
 from assistant.memory.service import MemoryService, indexed_model
+from assistant.memory.shred import shred_file, shred_tree
+
+__all__ = ["shred_file", "shred_tree"]  # re-exported: where deletion's helpers are looked for
 
 log = logging.getLogger("mnemo.forget")
 
 PENDING_KEY = "forget.index_scrub_pending"
+PHASE_KEY = "forget.index_scrub_phase"  # "written": the new index is complete, the old one goes
 TOMBSTONE_PREFIX = ".forget-"
 INDEX_ASIDE_PREFIX = "index.scrub-"
+INDEX_ASIDE = INDEX_ASIDE_PREFIX + "old"  # the old index while a scrub copies its vectors
 PROBE_TIMEOUT_S = 120.0
 
 ScrubListener = Callable[[bool], None]  # called with True when a scrub is pending, False when done
 
 
-def shred_file(path: Path) -> None:
-    """Overwrite a file with zeros and flush it before it is unlinked.
-
-    Best effort on journaling file systems and SSDs (the device may keep old blocks); what
-    we promise is that no file under the data directory holds the bytes.
-    """
-    try:
-        size = path.stat().st_size
-        with open(path, "r+b", buffering=0) as handle:
-            block = b"\0" * (1 << 20)
-            remaining = size
-            while remaining > 0:
-                remaining -= handle.write(block[: min(remaining, len(block))])
-            os.fsync(handle.fileno())
-    except OSError as exc:
-        log.warning("could not overwrite a file before removal (%s)", exc.strerror)
-
-
-def shred_tree(root: Path) -> int:
-    """Overwrite every regular file under `root`, then remove the tree. Returns the file count."""
-    if not root.exists():
-        return 0
-    files = [p for p in root.rglob("*") if p.is_file() and not p.is_symlink()]
-    for path in files:
-        shred_file(path)
-    shutil.rmtree(root, ignore_errors=False)
-    return len(files)
-
-
-def erase_profile_dir(folder: Path) -> int:
+def erase_profile_dir(folder: Path, after_rename: Callable[[], None] | None = None) -> int:
     """Rename the folder to a tombstone (atomic), then shred it. Returns the file count."""
     if not folder.exists():
         return 0
     tomb = folder.with_name(f"{TOMBSTONE_PREFIX}{folder.name}-{os.getpid()}-{time.monotonic_ns()}")
     os.replace(folder, tomb)
+    if after_rename is not None:
+        after_rename()
     return shred_tree(tomb)
 
 
 def finish_interrupted(profile_folder: Path) -> int:
-    """Erase what an interrupted forget-me or index scrub left (call before opening a profile)."""
+    """Erase what an interrupted forget-me left (call before opening a profile).
+
+    An interrupted index scrub is not erased here: its old index holds the vectors the scrub
+    still copies (`IndexScrubber.run` resumes it), so nothing needs embedding again.
+    """
     done = 0
     parent = profile_folder.parent
     if parent.exists():
         for tomb in parent.glob(f"{TOMBSTONE_PREFIX}{profile_folder.name}-*"):
             done += shred_tree(tomb)
-    if profile_folder.exists():
-        for aside in profile_folder.glob(f"{INDEX_ASIDE_PREFIX}*"):
-            done += shred_tree(aside)
     if done:
         log.info("erased %d files left by an interrupted deletion", done)
     return done
@@ -139,13 +117,14 @@ class IndexScrubber:
         self._notify(True)
 
     def run(self) -> bool:
-        """Scrub now if a scrub is pending. Returns whether one ran."""
+        """Scrub now if a scrub is pending (resuming one a crash cut off). Returns whether one ran."""
         with self._lock:
             if not self.pending:
+                self._drop_stale_asides()
                 return False
             started = time.perf_counter()
             kept, missing = self._rebuild()
-            self.db.execute("DELETE FROM meta WHERE key = ?", (PENDING_KEY,))
+            self.db.execute("DELETE FROM meta WHERE key IN (?, ?)", (PENDING_KEY, PHASE_KEY))
             log.info(
                 "index scrubbed: %d vectors kept in %.2fs", kept, time.perf_counter() - started
             )
@@ -153,23 +132,40 @@ class IndexScrubber:
                 log.warning(
                     "%d vectors could not be read from the old index; re-indexing them", missing
                 )
-                self.service.reconcile()
+                self.service.reconcile(self.service.repair_progress("re-indexing memories"))
         self._notify(False)
         return True
 
+    def _drop_stale_asides(self) -> None:
+        """Old index folders no pending scrub needs (an earlier version named them by pid)."""
+        for aside in self.service.index_dir.parent.glob(f"{INDEX_ASIDE_PREFIX}*"):
+            shred_tree(aside)
+
     def _rebuild(self) -> tuple[int, int]:
-        """Returns (vectors kept, active memories whose vector the old index did not give)."""
+        """Returns (vectors kept, active memories whose vector the old index did not give).
+
+        Steps, each safe to cut off: the old folder is renamed aside; its kept vectors are
+        written to a fresh folder; "written" is recorded; the aside is shredded. A scrub
+        resumed before "written" drops the partial fresh folder and copies again from the
+        aside; one resumed after it only shreds the aside.
+        """
         service = self.service
         folder = service.index_dir
         identity = indexed_model(self.db)
         service.release_index()  # close() must come before the folder moves
+        aside = folder.parent / INDEX_ASIDE
         if identity is None:
             shred_tree(folder)  # nothing was ever indexed with a known model: debris
+            shred_tree(aside)
             return 0, 0
         model, dim = identity
-        aside = folder.parent / f"{INDEX_ASIDE_PREFIX}{os.getpid()}"
+        if self.db.scalar("SELECT value FROM meta WHERE key = ?", (PHASE_KEY,)) == "written":
+            shred_tree(aside)
+            index = service.index_factory(folder, model, dim)
+            service.adopt_index(index)
+            return index.count(), 0
         if aside.exists():
-            shred_tree(folder)  # an earlier scrub here failed after the move: its partial rebuild
+            shred_tree(folder)  # a scrub cut off while writing: its partial rebuild
         elif folder.exists():
             os.replace(folder, aside)
         ids = sorted(service.store.active_ids())
@@ -179,6 +175,7 @@ class IndexScrubber:
             np.stack([vectors[i] for i in have]) if have else np.zeros((0, dim), dtype=np.float32)
         )
         write_index_in_child(folder, model, dim, service.profile_id, have, matrix)
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, 'written')", (PHASE_KEY,))
         service.adopt_index(service.index_factory(folder, model, dim))
         shred_tree(aside)
         return len(have), len(ids) - len(have)

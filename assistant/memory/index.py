@@ -6,22 +6,89 @@ can be rebuilt from SQLite at any time (`MemoryIndex.rebuild` in memory/service.
 
 from __future__ import annotations
 
+import errno
+import functools
 import hashlib
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
-from assistant.errors import StorageError
+from assistant.errors import MnemoError, StorageError
 
 log = logging.getLogger("mnemo.index")
 
 # Chroma's product telemetry is off through Settings; this also covers code paths that read env.
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+
+class IndexDamagedError(StorageError):
+    """The index's files are damaged: it is rebuilt from SQLite (the truth), not a bug."""
+
+    def __init__(self, message: str = "The vector index is damaged.", hint: str = "") -> None:
+        super().__init__(message, hint or "Mnemo rebuilds it from the database; nothing is lost.")
+
+
+# What Chroma (its Rust core, SQLite and hnswlib underneath) says about files it cannot use
+_DAMAGE_WORDS = (
+    "malformed", "not a database", "disk image", "corrupt", "hnsw", "deserializ",
+    "unexpected eof", "failed to fill", "error returned from database",
+)
+
+
+def classify_index_error(exc: BaseException) -> StorageError | None:
+    """The StorageError a Chroma failure stands for: a full or read-only disk (the
+    environment's), damaged files (IndexDamagedError: rebuilt); None for anything else."""
+    if isinstance(exc, StorageError):
+        return exc
+    if isinstance(exc, MnemoError | ValueError | TypeError | KeyError):
+        return None  # ours, or a caller's mistake
+    text = str(exc).lower()
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or "disk is full" in text:
+        return StorageError("The disk is full.", "Free some disk space and try again; nothing was lost.")
+    if "readonly" in text or "read-only" in text:
+        return StorageError("The data directory is read-only.", "Make it writable and try again.")
+    if isinstance(exc, OSError):
+        return None
+    internal = type(exc).__name__ == "InternalError" and type(exc).__module__.startswith("chromadb")
+    if internal or any(word in text for word in _DAMAGE_WORDS):
+        log.warning("the vector index is damaged (%s)", type(exc).__name__)
+        return IndexDamagedError()
+    return None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _guarded(method: F) -> F:
+    """Chroma's failures on damaged files come out as IndexDamagedError."""
+
+    @functools.wraps(method)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except Exception as exc:
+            found = classify_index_error(exc)
+            if found is None:
+                raise
+            raise found from exc
+
+    return cast(F, call)
+
+
+def _forget_failed_system(path: Path) -> None:
+    """Chroma caches one "system" per folder and keeps it even when it failed to start; the
+    next client for that folder (after the damaged files are replaced) would reuse the broken
+    one. Drop it from the cache."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
+    if isinstance(systems, dict):
+        systems.pop(str(path), None)
 
 
 def collection_name(model_name: str, dimension: int) -> str:
@@ -64,6 +131,7 @@ class ChromaIndex:
         dimension: the model's vector size; recorded too.
     """
 
+    @_guarded
     def __init__(self, path: Path, model_name: str, dimension: int) -> None:
         import chromadb
         from chromadb.config import Settings as ChromaSettings
@@ -86,9 +154,13 @@ class ChromaIndex:
             )
         except OSError as exc:
             raise StorageError(f"Cannot open the vector index: {exc.strerror}", "Check disk space and permissions.") from exc
+        except Exception:
+            _forget_failed_system(path)
+            raise
 
     # -- writes -------------------------------------------------------------------------
 
+    @_guarded
     def upsert(self, ids: Sequence[int], vectors: np.ndarray, profile_id: str) -> None:
         if not len(ids):
             return
@@ -103,6 +175,7 @@ class ChromaIndex:
                 metadatas=[{"profile_id": profile_id} for _ in chunk],
             )
 
+    @_guarded
     def delete(self, ids: Iterable[int]) -> None:
         keys = [str(i) for i in ids]
         if keys:
@@ -110,6 +183,7 @@ class ChromaIndex:
 
     # -- reads --------------------------------------------------------------------------
 
+    @_guarded
     def query(self, vector: np.ndarray, n: int, profile_id: str) -> list[tuple[int, float]]:
         """The n nearest memory ids in this profile with cosine similarity, best first."""
         if n <= 0:
@@ -132,6 +206,7 @@ class ChromaIndex:
             if meta is not None and meta.get("profile_id") == profile_id
         ]
 
+    @_guarded
     def ids(self, profile_id: str) -> set[int]:
         out: set[int] = set()
         offset, page = 0, 10000
@@ -142,20 +217,24 @@ class ChromaIndex:
                 return out
             offset += page
 
+    @_guarded
     def vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
         if not ids:
             return {}
         got = self._col.get(ids=[str(i) for i in ids], include=["embeddings"])
         return {int(i): np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
 
+    @_guarded
     def count(self) -> int:
         return int(self._col.count())
 
+    @_guarded
     def sync_threshold(self) -> int:
         """After how many written records Chroma saves the HNSW graph to disk."""
         hnsw = self._col.configuration.get("hnsw") or {}
         return int(hnsw.get("sync_threshold") or 1000)
 
+    @_guarded
     def set_sync_threshold(self, every: int) -> None:
         self._col.modify(configuration={"hnsw": {"sync_threshold": every}})
 
@@ -176,10 +255,12 @@ class ChromaIndex:
 
     # -- lifecycle ----------------------------------------------------------------------
 
+    @_guarded
     def drop(self) -> None:
         """Delete this collection (its folder goes when the client closes and we remove it)."""
         self._client.delete_collection(self.name)
 
+    @_guarded
     def recreate(self) -> None:
         self.drop()
         self._col = self._client.get_or_create_collection(
@@ -189,9 +270,11 @@ class ChromaIndex:
             metadata={"model": self.model_name, "dimension": self.dimension},
         )
 
+    @_guarded
     def other_collections(self) -> list[str]:
         return [c.name for c in self._client.list_collections() if c.name != self.name]
 
+    @_guarded
     def drop_collection(self, name: str) -> None:
         self._client.delete_collection(name)
 
@@ -200,3 +283,83 @@ class ChromaIndex:
             self._client.close()
         except AttributeError:  # older clients have no close()
             log.debug("chroma client has no close()")
+
+
+class HealingIndex:
+    """An index that replaces itself when its files turn out damaged.
+
+    Every call goes to `inner`; when one raises IndexDamagedError, the damaged index is
+    closed, `reopen` gives a fresh, empty one in its place, `refill` fills it from SQLite (the
+    truth), and the call is repeated once. Callers (the read path, the write path) never
+    see the damage, only the time the rebuild takes.
+    """
+
+    def __init__(
+        self, inner: VectorIndex, reopen: Callable[[], VectorIndex], refill: Callable[[], None]
+    ) -> None:
+        self.inner = inner
+        self._reopen = reopen
+        self._refill = refill
+        self._healing = False
+        # a fresh index has the same folder, model and collection: copied once
+        self.path, self.model_name = inner.path, inner.model_name
+        self.dimension, self.name = inner.dimension, inner.name
+
+    def _do(self, call: Callable[[VectorIndex], Any]) -> Any:
+        try:
+            return call(self.inner)
+        except IndexDamagedError:
+            if self._healing:
+                raise
+        self._healing = True
+        try:
+            try:
+                self.inner.close()
+            except (MnemoError, OSError):
+                log.info("closing the damaged index failed; it is replaced anyway")
+            self.inner = self._reopen()
+            self._refill()
+        finally:
+            self._healing = False
+        return call(self.inner)
+
+    def upsert(self, ids: Sequence[int], vectors: np.ndarray, profile_id: str) -> None:
+        self._do(lambda index: index.upsert(ids, vectors, profile_id))
+
+    def delete(self, ids: Iterable[int]) -> None:
+        keys = list(ids)
+        self._do(lambda index: index.delete(keys))
+
+    def query(self, vector: np.ndarray, n: int, profile_id: str) -> list[tuple[int, float]]:
+        result: list[tuple[int, float]] = self._do(lambda index: index.query(vector, n, profile_id))
+        return result
+
+    def ids(self, profile_id: str) -> set[int]:
+        result: set[int] = self._do(lambda index: index.ids(profile_id))
+        return result
+
+    def vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
+        result: dict[int, np.ndarray] = self._do(lambda index: index.vectors(ids))
+        return result
+
+    def count(self) -> int:
+        return int(self._do(lambda index: index.count()))
+
+    def persisting_every_write(self) -> AbstractContextManager[None]:
+        return self.inner.persisting_every_write()
+
+    def drop(self) -> None:
+        self._do(lambda index: index.drop())
+
+    def recreate(self) -> None:
+        self._do(lambda index: index.recreate())
+
+    def other_collections(self) -> list[str]:
+        result: list[str] = self._do(lambda index: index.other_collections())
+        return result
+
+    def drop_collection(self, name: str) -> None:
+        self._do(lambda index: index.drop_collection(name))
+
+    def close(self) -> None:
+        self.inner.close()

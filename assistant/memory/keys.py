@@ -103,7 +103,8 @@ class KeyManager:
         if self._method is not None:
             return self._method
         row = self._db.one(
-            "SELECT method FROM vault_keys WHERE profile_id = ?", (self._profile_id,)
+            "SELECT CAST(method AS TEXT) AS method FROM vault_keys WHERE profile_id = ?",
+            (self._profile_id,),
         )
         if row is not None:
             return _as_method(row["method"])
@@ -220,8 +221,11 @@ class KeyManager:
     # -- creating -----------------------------------------------------------------------
 
     def _stored_row(self) -> sqlite3.Row | None:
+        # CAST: a tampered row holding TEXT or a number comes back as bytes, so a damaged
+        # record is reported as one (KeyUnavailableError), not as a type error
         return self._db.one(
-            "SELECT method, salt, wrapped_key FROM vault_keys WHERE profile_id = ?",
+            "SELECT CAST(method AS TEXT) AS method, CAST(salt AS BLOB) AS salt,"
+            " CAST(wrapped_key AS BLOB) AS wrapped_key FROM vault_keys WHERE profile_id = ?",
             (self._profile_id,),
         )
 
@@ -359,7 +363,9 @@ class KeyManager:
             raise KeyUnavailableError(f"The vault key file {path} is damaged.", hint)
         return kek
 
-    def _unwrap(self, kek: bytes, method: Method, wrapped: bytes) -> bytes:
+    def _unwrap(self, kek: bytes, method: Method, wrapped: bytes | None) -> bytes:
+        if not wrapped or len(wrapped) <= NONCE_BYTES:
+            raise KeyUnavailableError(_WRONG_KEY[method], _WRONG_KEY_HINT[method])
         try:
             dek = AESGCM(kek).decrypt(
                 wrapped[:NONCE_BYTES], wrapped[NONCE_BYTES:], self._aad(method)

@@ -19,10 +19,11 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from assistant.memory.db import Database
-from assistant.memory.service import MemoryService
+from assistant.memory.service import MemoryService, RepairProgress
 from assistant.memory.types import Status
 from assistant.memory.vault import Vault
 
@@ -44,12 +45,20 @@ class RecoveryReport:
         return dict(vars(self))
 
 
-def recover_after_crash(service: MemoryService, vault: Vault) -> RecoveryReport:
-    """Make the derived state agree with SQLite again (call at start-up, before other work)."""
+def recover_after_crash(
+    service: MemoryService, vault: Vault, progress: RepairProgress | None = None
+) -> RecoveryReport:
+    """Make the derived state agree with SQLite again (call at start-up, before other work).
+
+    Vectors still valid are kept: only memories missing from the index, and those edited
+    since the index last agreed, are embedded (the model is not even loaded when there are
+    none), with their progress reported as "repairing the search index".
+    """
     db = service.db
-    reconciled = service.reconcile()
+    what = "repairing the search index"
+    reconciled = service.reconcile(_part(progress, what))
     report = RecoveryReport(indexed=reconciled.indexed, removed=reconciled.removed)
-    report.reembedded = _reembed_edited(service)
+    report.reembedded = _reembed_edited(service, _part(progress, what))
     report.vault_orphans = _delete_orphan_vault_items(db, service.profile_id, vault)
     mark_consistent(db)
     if report.reembedded or report.vault_orphans or report.indexed or report.removed:
@@ -63,7 +72,13 @@ def mark_consistent(db: Database) -> None:
     db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (CONSISTENT_KEY, str(last)))
 
 
-def _reembed_edited(service: MemoryService) -> int:
+def _part(progress: RepairProgress | None, what: str) -> Callable[[int, int], None] | None:
+    if progress is None:
+        return None
+    return lambda done, total: progress(what, done, total)
+
+
+def _reembed_edited(service: MemoryService, progress: Callable[[int, int], None] | None) -> int:
     db = service.db
     since = int(db.scalar("SELECT value FROM meta WHERE key = ?", (CONSISTENT_KEY,)) or 0)
     rows = db.query(
@@ -76,6 +91,8 @@ def _reembed_edited(service: MemoryService) -> int:
         chunk = live[start : start + 256]
         vectors = service.embedder.embed([m.content for m in chunk])
         service.index.upsert([m.id for m in chunk], vectors, service.profile_id)
+        if progress:
+            progress(start + len(chunk), len(live))
     return len(live)
 
 

@@ -16,13 +16,21 @@ import numpy as np
 from assistant.clock import Clock, to_ts
 from assistant.memory.db import Database
 from assistant.memory.embedder import Embedder
-from assistant.memory.index import ChromaIndex, IndexFactory, VectorIndex
+from assistant.memory.index import (
+    ChromaIndex,
+    HealingIndex,
+    IndexDamagedError,
+    IndexFactory,
+    VectorIndex,
+)
+from assistant.memory.shred import shred_tree
 from assistant.memory.store import MemoryStore, NewMemory
 from assistant.memory.types import Category, Memory, Status
 
 log = logging.getLogger("mnemo.memory")
 
 Progress = Callable[[int, int], None]
+RepairProgress = Callable[[str, int, int], None]  # (what is being repaired, done, total)
 
 
 @dataclass
@@ -60,6 +68,8 @@ class MemoryService:
         clock: Clock,
         *,
         index_factory: IndexFactory = ChromaIndex,
+        progress: RepairProgress | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> None:
         self.db = db
         self.store = store
@@ -70,6 +80,8 @@ class MemoryService:
         self._index: VectorIndex | None = None
         self.on_changed: list[Callable[[], None]] = []
         self.on_deleted: list[Callable[[], None]] = []  # a vector left the index: scrub its bytes
+        self.progress = progress  # shows a re-index or a rebuild of a damaged index
+        self._warn = warn or (lambda text: log.warning("%s", text))
 
     @property
     def profile_id(self) -> str:
@@ -85,18 +97,44 @@ class MemoryService:
                 # A model seen for the first time (the real one arrived after a fallback, or
                 # the settings changed) or an index a crash left behind: fill it from SQLite.
                 log.info("index for this model is behind the database; re-indexing")
-                self.reconcile()
+                self.reconcile(self.repair_progress("indexing memories"))
             return index
         return self._index
+
+    def repair_progress(self, what: str) -> Progress | None:
+        """A (done, total) callback that reports `what` to the progress reporter, if any."""
+        report = self.progress
+        if report is None:
+            return None
+        return lambda done, total: report(what, done, total)
 
     def _open_index(self) -> VectorIndex:
         """Open (or create) the collection of the embedder's model, as it is."""
         name, dim = self.embedder.model_name, self.embedder.dimension
         if self._index is not None:
             self._index.close()
-        self._index = self.index_factory(self.index_dir, name, dim)
+            self._index = None
+        self._index = self._healing(name, dim)
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('index_model', ?), ('index_dimension', ?)", (name, str(dim)))
         return self._index
+
+    def _healing(self, name: str, dim: int) -> VectorIndex:
+        """The index of (model, dimension); damaged files are replaced by a rebuilt index."""
+        try:
+            inner = self.index_factory(self.index_dir, name, dim)
+        except IndexDamagedError:
+            inner = self._fresh_index(name, dim)
+        return HealingIndex(inner, lambda: self._fresh_index(name, dim), self._refill)
+
+    def _fresh_index(self, name: str, dim: int) -> VectorIndex:
+        self._warn(
+            "The search index was damaged; it is being rebuilt from your memories (nothing is lost)."
+        )
+        shred_tree(self.index_dir)
+        return self.index_factory(self.index_dir, name, dim)
+
+    def _refill(self) -> None:
+        self.reconcile(self.repair_progress("rebuilding the search index"))
 
     def release_index(self) -> None:
         """Close the index client (before its folder is moved or removed)."""
@@ -107,7 +145,8 @@ class MemoryService:
     def adopt_index(self, index: VectorIndex) -> None:
         """Use a rebuilt index (see memory/forget.py)."""
         self.release_index()
-        self._index = index
+        name, dim = index.model_name, index.dimension
+        self._index = HealingIndex(index, lambda: self._fresh_index(name, dim), self._refill)
 
     def _index_if_any(self) -> VectorIndex | None:
         """The index for removals, opened without loading the embedding model when possible."""
@@ -118,7 +157,7 @@ class MemoryService:
         identity = indexed_model(self.db)
         if identity is None:
             return None  # nothing was ever indexed
-        self._index = self.index_factory(self.index_dir, *identity)
+        self._index = self._healing(*identity)
         return self._index
 
     def now(self) -> float:
@@ -254,14 +293,24 @@ class MemoryService:
     # -- derived-index repair -------------------------------------------------------------
 
     def reconcile(self, progress: Progress | None = None, *, batch: int = 256) -> ReconcileReport:
-        """Make the index hold exactly the active memories of SQLite."""
+        """Make the index hold exactly the active memories of SQLite.
+
+        The index is opened as it was last used, without loading the embedding model: the
+        model loads only when a memory must be embedded (a repair that finds nothing missing
+        costs no model load).
+        """
         report = ReconcileReport()
         truth = self.store.active_ids()
-        indexed = self.index.ids(self.profile_id)
+        index = self._index_if_any()
+        if index is None:
+            if not truth:
+                return report
+            index = self.index
+        indexed = index.ids(self.profile_id)
         extra = indexed - truth
         missing = sorted(truth - indexed)
         if extra:
-            self.index.delete(extra)
+            index.delete(extra)
             report.removed = len(extra)
         for start in range(0, len(missing), batch):
             chunk = missing[start : start + batch]
@@ -269,8 +318,9 @@ class MemoryService:
             report.indexed += len(chunk)
             if progress:
                 progress(min(start + batch, len(missing)), len(missing))
-        for name in self.index.other_collections():
-            self.index.drop_collection(name)
+        index = self._index or index
+        for name in index.other_collections():
+            index.drop_collection(name)
             report.stale_collections += 1
         return report
 

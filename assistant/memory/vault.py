@@ -95,7 +95,8 @@ class Vault:
             KeyUnavailableError: The data key cannot be opened.
         """
         row = self._db.one(
-            "SELECT nonce, ciphertext FROM vault WHERE id = ? AND profile_id = ?",
+            # CAST: a value stored as TEXT (a tampered row) comes back as bytes, not a decode error
+            "SELECT CAST(nonce AS BLOB), CAST(ciphertext AS BLOB) FROM vault WHERE id = ? AND profile_id = ?",
             (item_id, self._profile_id),
         )
         if row is None:
@@ -104,9 +105,7 @@ class Vault:
             )
         aead = AESGCM(self._keys.data_key())
         try:
-            plaintext = aead.decrypt(
-                bytes(row["nonce"]), bytes(row["ciphertext"]), self._aad(item_id)
-            )
+            plaintext = aead.decrypt(bytes(row[0] or b""), bytes(row[1] or b""), self._aad(item_id))
             return plaintext.decode("utf-8")
         except (InvalidTag, ValueError) as exc:
             # ValueError: a nonce of an impossible length; UnicodeDecodeError is one too
@@ -155,13 +154,14 @@ class Vault:
         """The item of `kind` holding `value`, found by decrypting each (a vault holds few items)."""
         wanted = value.encode("utf-8")
         rows = self._db.query(
-            "SELECT id, nonce, ciphertext FROM vault WHERE profile_id = ? AND kind = ? ORDER BY id",
+            "SELECT id, CAST(nonce AS BLOB) AS nonce, CAST(ciphertext AS BLOB) AS ciphertext"
+            " FROM vault WHERE profile_id = ? AND kind = ? ORDER BY id",
             (self._profile_id, kind),
         )
         for row in rows:
             try:
                 plaintext = aead.decrypt(
-                    bytes(row["nonce"]), bytes(row["ciphertext"]), self._aad(row["id"])
+                    bytes(row["nonce"] or b""), bytes(row["ciphertext"] or b""), self._aad(row["id"])
                 )
             except (InvalidTag, ValueError):
                 continue  # a damaged item holds nothing to match; get() reports it

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QProgressDialog,
     QPushButton,
     QSizePolicy,
@@ -38,6 +39,7 @@ from ui.i18n import tr, tr_n
 from ui.memory_panel.details_dialog import MemoryDetailsDialog, load_details
 from ui.memory_panel.edit_dialog import EditMemoryDialog
 from ui.memory_panel.model import MemoryTableModel, label
+from ui.memory_panel.passphrase_dialog import PassphraseDialog
 from ui.memory_panel.queries import MemoryQuery
 from ui.memory_panel.vault_dialog import VaultDialog
 from ui.memory_panel.views import (
@@ -386,9 +388,65 @@ class MemoryPanel(QWidget):
             self, tr("Export memories"), str(Path.home() / "mnemo-memories.json"), "JSON (*.json)"
         )
         if path:
-            self.export_to(Path(path))
+            self.ask_export(Path(path))
 
-    def export_to(self, path: Path, *, include_sensitive: bool = False) -> None:
+    def ask_export(self, path: Path) -> None:
+        """Export to `path`, asking first whether the vault goes too (then with a passphrase)."""
+        vault = self._core.profile.vault
+
+        def counted(items: list[Any]) -> None:
+            if not items:
+                self.export_to(path)
+                return
+            self.dialog = box = QMessageBox(
+                QMessageBox.Icon.Question,
+                tr("Export"),
+                tr(
+                    "Include the {n} sensitive values (phone, card and ID numbers …)? They are "
+                    "encrypted in the file with a passphrase you choose, and you need it to import them.",
+                    n=len(items),
+                ),
+                parent=self,
+            )
+            box.setObjectName("export-vault")
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            include = box.addButton(tr("Include, encrypted"), QMessageBox.ButtonRole.AcceptRole)
+            leave = box.addButton(tr("Leave them out"), QMessageBox.ButtonRole.NoRole)
+            box.addButton(tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
+            box.setDefaultButton(leave)
+
+            def answered() -> None:
+                self.dialog = None  # the box deletes itself on close
+                if box.clickedButton() is include:
+                    self._ask_passphrase(
+                        tr("Choose a passphrase to encrypt the sensitive values in the export."),
+                        lambda phrase: self.export_to(path, include_sensitive=True, passphrase=phrase),
+                        confirm=True,
+                    )
+                elif box.clickedButton() is leave:
+                    self.export_to(path)
+
+            box.finished.connect(answered)
+            box.open()
+
+        self._core.run(vault.items, counted, self._error)
+
+    def _ask_passphrase(
+        self, text: str, chosen: Any, *, confirm: bool, skipped: Any = None, error: str = ""
+    ) -> None:
+        dialog = PassphraseDialog(
+            self, text=text, confirm=confirm, allow_skip=skipped is not None, error=error
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.chosen.connect(chosen)
+        if skipped is not None:
+            dialog.skipped.connect(skipped)
+        self.dialog = dialog
+        dialog.open()
+
+    def export_to(
+        self, path: Path, *, include_sensitive: bool = False, passphrase: str | None = None
+    ) -> None:
         from assistant.memory.transfer import export_memories
 
         relay = ProgressRelay(self)
@@ -411,6 +469,7 @@ class MemoryPanel(QWidget):
                 profile.vault,
                 path,
                 include_sensitive=include_sensitive,
+                passphrase=passphrase,
                 progress=relay,
             ),
             done,
@@ -424,8 +483,11 @@ class MemoryPanel(QWidget):
         if path:
             self.import_from(Path(path))
 
-    def import_from(self, path: Path) -> None:
-        from assistant.memory.transfer import import_memories
+    def import_from(
+        self, path: Path, *, passphrase: str | None = None, skip_sensitive: bool = False
+    ) -> None:
+        """Import `path`; an export whose vault values are sealed asks for its passphrase."""
+        from assistant.memory.transfer import PassphraseNeeded, WrongPassphrase, import_memories
 
         relay = ProgressRelay(self)
         self.progress = dialog = progress_dialog(self, tr("Importing memories…"), relay)
@@ -446,10 +508,27 @@ class MemoryPanel(QWidget):
 
         def failed(exc: BaseException) -> None:
             dialog.close()
+            if isinstance(exc, PassphraseNeeded | WrongPassphrase):
+                wrong = isinstance(exc, WrongPassphrase)
+                self._ask_passphrase(
+                    tr("The sensitive values in this export are encrypted. Type the passphrase chosen at export."),
+                    lambda phrase: self.import_from(path, passphrase=phrase),
+                    confirm=False,
+                    skipped=lambda: self.import_from(path, skip_sensitive=True),
+                    error=tr("That passphrase does not open them. Try again.") if wrong else "",
+                )
+                return
             self._error(exc)
 
         self._core.run(
-            lambda: import_memories(profile.service, profile.vault, path, progress=relay),
+            lambda: import_memories(
+                profile.service,
+                profile.vault,
+                path,
+                passphrase=passphrase,
+                skip_sensitive=skip_sensitive,
+                progress=relay,
+            ),
             done,
             failed,
         )

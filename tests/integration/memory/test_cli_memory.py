@@ -38,7 +38,7 @@ def test_remember_search_list_edit_pin_delete(cli) -> None:  # type: ignore[no-u
     assert memory_id not in [m["id"] for m in cli("memory", "list", "--json")]
 
 
-def test_export_import_round_trip(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_export_import_round_trip(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     cli("memory", "add", "User prefers window seats", "--category", "preference", "--json")
     cli("memory", "remember", "我的邮箱是 wei.zhang@example.com", "--json")
     out = tmp_path / "export.json"
@@ -46,17 +46,33 @@ def test_export_import_round_trip(cli, tmp_path: Path) -> None:  # type: ignore[
     text = out.read_text(encoding="utf-8")
     assert "wei.zhang@example.com" not in text, "vault values only with --include-sensitive"
     full = tmp_path / "full.json"
-    cli("memory", "export", str(full), "--include-sensitive", "--yes", "--json")
-    assert "wei.zhang@example.com" in full.read_text(encoding="utf-8")
+    monkeypatch.setenv("MNEMO_EXPORT_PASSPHRASE", "correct horse battery")
+    assert cli("memory", "export", str(full), "--include-sensitive", "--json")["includes_sensitive"]
+    assert "wei.zhang@example.com" not in full.read_text(encoding="utf-8"), "sealed, not in plain text"
     before = cli("memory", "list", "--json")
     cli("memory", "forget-me", "--yes", "--json")
     assert cli("memory", "list", "--json") == []
     report = cli("memory", "import", str(full), "--json")
-    assert report["imported"] == len(before)
+    assert report["imported"] == len(before) and report["vault_values"] >= 1
     again = cli("memory", "import", str(full), "--json")
-    assert again == {"imported": 0, "skipped_duplicates": len(before)}
-    contents = sorted(m["content"] for m in cli("memory", "list", "--json"))
-    assert contents == sorted(m["content"] for m in before)
+    assert again["imported"] == 0 and again["skipped_duplicates"] == len(before)
+    after = cli("memory", "list", "--json")
+    assert sorted(m["content"] for m in after) == sorted(m["content"] for m in before)
+    vaulted = [m for m in after if m["vault_ids"]]
+    assert vaulted, "the vault value came back with its memory"
+    shown = cli("memory", "reveal", str(vaulted[0]["vault_ids"][0]), "--yes", "--json")
+    assert shown["value"] == "wei.zhang@example.com"
+
+
+def test_a_plain_export_imported_after_forget_me_points_at_no_missing_vault_item(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cli("memory", "remember", "我的邮箱是 wei.zhang@example.com", "--json")
+    plain = tmp_path / "plain.json"
+    cli("memory", "export", str(plain), "--json")
+    assert "[vault #" in plain.read_text(encoding="utf-8"), "the stub names its vault item"
+    cli("memory", "forget-me", "--yes", "--json")
+    cli("memory", "import", str(plain), "--json")
+    for memory in cli("memory", "list", "--json"):
+        assert memory["vault_ids"] == [] and "[vault #" not in memory["content"], memory
 
 
 @pytest.mark.parametrize(
