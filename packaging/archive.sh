@@ -5,12 +5,13 @@
 #   bash packaging/archive.sh [PYTHON] --tar    # and dist/mnemo-<version>-linux-<arch>.tar.gz
 #
 # PYTHON (default .venv/bin/python) renders the icon PNGs with Qt and reads the version.
+# MNEMO_APP_DIR (default dist/mnemo) is the PyInstaller folder; the archive goes beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python=${1:-.venv/bin/python}
 pack=${2:-}
-app=dist/mnemo
+app=${MNEMO_APP_DIR:-dist/mnemo}
 [[ -x $app/mnemo ]] || { echo "error: $app/mnemo is missing; run \`make package\` (PyInstaller) first." >&2; exit 2; }
 
 mkdir -p "$app/share/applications" "$app/share/icons"
@@ -23,8 +24,10 @@ QT_QPA_PLATFORM=offscreen "$python" packaging/icons.py "$app/share/icons" 48 128
 [[ $pack == --tar ]] || exit 0
 version=$("$python" -c 'import assistant; print(assistant.__version__)')
 name="mnemo-$version-linux-$(uname -m)"
-# pigz packs on every core; plain gzip takes about three times as long on two
+# pigz packs on every core where it is installed; gzip on one
 if command -v pigz >/dev/null; then gzip=(pigz -6); else gzip=(gzip -6); fi
-tar -C dist --transform "flags=r;s|^mnemo|$name|" -cf - mnemo | "${gzip[@]}" > "dist/$name.tar.gz.part"
-mv "dist/$name.tar.gz.part" "dist/$name.tar.gz"
-ls -l "dist/$name.tar.gz"
+out=$(dirname "$app")/$name.tar.gz
+folder=$(basename "$app")
+tar -C "$(dirname "$app")" --transform "flags=r;s|^$folder|$name|" -cf - "$folder" | "${gzip[@]}" > "$out.part"
+mv "$out.part" "$out"
+ls -l "$out"

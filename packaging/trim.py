@@ -32,14 +32,14 @@ ARCHITECTURES = frozenset({
 
 # Loads each model as the app does and lists the modules of these packages it imported:
 # torch and transformers import some of their own modules by computed names.
-PROBED = ("torch", "transformers", "sentence_transformers")
 _PROBE = """
 import json, sys
 from sentence_transformers import SentenceTransformer
 for folder in sys.argv[1:]:
     SentenceTransformer(folder, device="cpu").encode(["probe"])
-print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in %r)))
-""" % (PROBED,)
+probed = {"torch", "transformers", "sentence_transformers"}
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in probed)))
+"""
 
 
 def models_dir() -> Path:

@@ -21,7 +21,12 @@ from assistant.config import Settings, data_dir, load_settings
 from assistant.errors import ModelUnavailableError
 from assistant.llm.errors import LLMError
 from assistant.llm.ollama_backend import OllamaBackend
-from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder, bundled_model_path, model_on_path
+from assistant.memory.embedder import (
+    BUNDLED_MODEL,
+    SentenceTransformerEmbedder,
+    bundled_model_path,
+    model_on_path,
+)
 
 Status = Literal["ok", "warn", "fail"]
 MIN_FREE_BYTES = 500 * 1024**2
