@@ -35,7 +35,9 @@ icons="$share/icons/hicolor"
 
 refresh_caches() {
     command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$share/applications" 2>/dev/null || true
-    command -v gtk-update-icon-cache >/dev/null 2>&1 && gtk-update-icon-cache -q -t "$icons" 2>/dev/null || true
+    # no gtk-update-icon-cache: a cache in the user's folder goes stale when others add icons;
+    # a newer folder time makes GTK look again
+    touch "$icons" 2>/dev/null || true
 }
 
 if [ "$action" = uninstall ]; then
