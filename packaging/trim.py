@@ -38,7 +38,9 @@ from sentence_transformers import SentenceTransformer
 for folder in sys.argv[1:]:
     SentenceTransformer(folder, device="cpu").encode(["probe"])
 probed = {"torch", "transformers", "sentence_transformers"}
-print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in probed)))
+# an alias (a deprecated name bound to another module in sys.modules) is no importable name
+print(json.dumps(sorted(name for name, module in sys.modules.items()
+                        if name.split(".")[0] in probed and getattr(module, "__name__", name) == name)))
 """
 
 
