@@ -13,14 +13,14 @@ export TOKENIZERS_PARALLELISM ?= false
 # environment, and every import would compile again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test install lint bench eval screenshots clean
+.PHONY: run test install lint bench eval screenshots clean app package smoke smoke-run
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@# torch first and pinned: its CPU build is on these machines; a bare install of
 	@# sentence-transformers would pull a multi-GB CUDA build instead.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile torch==2.13.0
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[dev,package]'
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
@@ -31,13 +31,13 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/lint-imports
-	$(BIN)/ruff check assistant ui tests benchmarks
+	$(BIN)/ruff check assistant ui tests benchmarks packaging
 	$(BIN)/mypy
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:randomly
 
 lint: $(STAMP)
 	$(BIN)/lint-imports
-	$(BIN)/ruff check assistant ui tests benchmarks
+	$(BIN)/ruff check assistant ui tests benchmarks packaging
 	$(BIN)/mypy
 
 eval: $(STAMP)
@@ -50,5 +50,26 @@ bench: $(STAMP)
 screenshots: $(STAMP)
 	bash packaging/screenshots.sh
 
+# The packaged app (packaging/README.md): `make app` the one-folder build in dist/mnemo/,
+# `make package` that and dist/mnemo-<version>-linux-<arch>.tar.gz, `make smoke` the checks
+# of the BUILT app (tests/packaging/test_frozen_app.py), `make smoke-run` those on the last build.
+APP := dist/mnemo/mnemo
+
+app: $(STAMP)
+	PYTHONPATH=$(CURDIR) $(BIN)/pyinstaller --noconfirm --log-level WARN \
+		--workpath build/pyinstaller --distpath dist packaging/mnemo.spec
+	bash packaging/archive.sh $(BIN)/python
+
+package: app
+	bash packaging/archive.sh $(BIN)/python --tar
+
+smoke: app
+	$(MAKE) smoke-run
+
+smoke-run: $(STAMP)
+	@test -x $(APP) || { echo "error: $(APP) is missing: run \`make app\` first." >&2; exit 2; }
+	MNEMO_FROZEN_APP=$(CURDIR)/$(APP) QT_QPA_PLATFORM=offscreen \
+		$(BIN)/python -m pytest -q -p no:randomly tests/packaging/test_frozen_app.py
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

