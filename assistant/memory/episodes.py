@@ -23,6 +23,7 @@ from assistant.memory.noise import DAY_STORY, NoiseFilter, Verdict, strip_rememb
 from assistant.memory.timewords import PLAN_WORDS, future_date, month_span
 from assistant.memory.topics import (
     BY_SLOT,
+    CHANGE,
     Topic,
     TopicClassifier,
     about_someone_else,
@@ -58,6 +59,7 @@ class Episode:
     values: set[str] = field(default_factory=set)
     also: list[Topic] = field(default_factory=list)  # the other topics its words name
     span: Span | None = None  # the day(s) ahead it speaks of, its own or its sentence's
+    own_span: bool = False  # the clause names the day itself
     candidate: Candidate | None = None  # set when the clause is kept
 
 
@@ -124,6 +126,13 @@ def _no_subject(body: str) -> bool:
 _LEAD_BREAK = re.compile(r"(?i)(?:[,，;；]|\s[-–—]\s|[\U0001F300-\U0001FAFF]\s*)\s*(?:anyway,?\s+|so\s+|but\s+|and\s+)?(?=\S)")
 
 
+def _asks_anything(text: str) -> bool:
+    from assistant.memory.extract.common import Sentence, is_question, language
+    from assistant.memory.noise import REQUEST
+
+    return is_question(Sentence(text, 0, language(text))) or REQUEST.match(text) is not None
+
+
 def _lead_statement(clause: Clause) -> list[Clause]:
     """The clause, or — when it ends in a question or a request — the statement before it too."""
     text = clause.text
@@ -143,6 +152,26 @@ def _lead_statement(clause: Clause) -> list[Clause]:
 _REQUEST_TAIL = re.compile(r"(?i)[,，;；]\s*(?:anyway\s+)?(?:can|could|would) you\b|[,，]\s*(?:any|some) (?:ideas|tips|recs|suggestions)\b")
 
 
+# A thing of the user's named inside a question or a request ("how do I turn off the display on
+# my iPhone 15??", "我的 MacBook Air 越来越卡怎么办"): what they own is worth keeping.
+_OWNED_EN = re.compile(
+    r"(?<![\w'])my\s+(?P<thing>(?:\d{4}\s+)?(?=[\w-]*[A-Z0-9])[\w-]+(?:\s+(?=[\w-]*[A-Z0-9])[\w-]+){0,3})"
+)
+_OWNED_ZH = re.compile(r"我(?:的|家的?)\s*(?P<thing>[A-Za-z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,3})")
+_NOT_THINGS = re.compile(r"(?i)^(?:mom|mum|dad|wife|husband|boss|son|daughter|ex|bf|gf|[A-Z][a-z]+)$")
+
+
+def _owned(clause: Clause) -> Clause | None:
+    """The part of a question that names a thing of the user's, as a clause of its own."""
+    rx = _OWNED_ZH if re.search(r"[\u4e00-\u9fff]", clause.text) else _OWNED_EN
+    m = rx.search(clause.text)
+    if m is None or _NOT_THINGS.match(m.group("thing")):
+        return None
+    text = m.group(0)
+    start = clause.start + m.start()
+    return Clause(text, start, start + len(text), clause.lang, clause.sentence)
+
+
 class EpisodeCapture:
     """Turns clauses into episodic candidates.
 
@@ -158,6 +187,8 @@ class EpisodeCapture:
     def capture(self, clauses: list[Clause], now: datetime, *, explicit_message: bool = False) -> list[Episode]:
         """Judge every clause; kept ones carry an episodic `candidate`."""
         clauses = [part for c in clauses for part in _lead_statement(c)]
+        clauses += [owned for c in clauses if _asks_anything(c.text) and (owned := _owned(c)) is not None]
+        clauses.sort(key=lambda c: c.start)
         bodies = [strip_remember(c.text)[:MAX_EPISODE_CHARS] for c in clauses]
         vectors = self.embedder.embed(bodies) if self.embedder is not None and bodies else None
         out: list[Episode] = []
@@ -183,6 +214,7 @@ class EpisodeCapture:
                 subject_is_user = not other
             # "这周五 (27号) 有个 deadline，要交 quarterly report 给老板": the report is due then too.
             span = _ahead(body, now)
+            own = span is not None
             if span is not None:
                 spans.setdefault(clause.sentence, span)
                 if topic is None:
@@ -206,7 +238,7 @@ class EpisodeCapture:
             city = BY_SLOT["user.city"]
             if topic is not city and city not in also and subject_is_user and located(body):
                 also.append(city)  # "在大连一所中学教物理", "I teach at a comp in Headingley": where they are
-            episode = Episode(clause, body, vector, topic, verdict, value_words(body), also, span)
+            episode = Episode(clause, body, vector, topic, verdict, value_words(body), also, span, own_span=own)
             if verdict.keep:
                 episode.candidate = self._candidate(episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None)
             out.append(episode)
@@ -217,7 +249,8 @@ class EpisodeCapture:
         start, end = episode.span or (None, None)
         topic = episode.topic
         category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
-        lasting = topic is not None and topic.slot in _LASTING
+        # only a change of its own ("starting at Target on Monday"), not a task on a dated day
+        lasting = topic is not None and topic.slot in _LASTING and episode.own_span and CHANGE.search(episode.body) is not None
         if start is not None and not lasting:
             category = Category.GOAL
         # Who the user is lasts: "湖南岳阳人" is short and has no "I", and is no trivia.

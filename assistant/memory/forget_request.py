@@ -56,7 +56,7 @@ _ZH_REQUEST = (
 _ZH_STATEMENT = re.compile(r"^我(?:又|还|都|也|竟然|居然|差点)?(?:忘了|忘记了?|忘带|删了)|不小心删|忘了带|忘记带|忘了拿")
 _ZH_TRIM = re.compile(
     r"^(?:算了\s*)?(?:之前|上次|刚才|以前)?(?:跟你|和你|对你)?(?:说的|讲的|提的)?(?:都|全)?(?:跟|和|与)?(?:关于|有关)?(?:我的|我)?"
-    r"|(?:有关的|相关的|有关|相关|的事情|的事|那件事|这件事|那事|这事|那些|这些|的记忆|的信息|的内容|的一切|一切|所有|全部|都|的)+$"
+    r"|(?:有关的|相关的|有关|相关|的事情|的事|那件事|这件事|那事|这事|那些|这些|那条|这条|那个|这个|的记忆|的信息|的内容|的一切|一切|所有|全部|都|的)+$"
 )
 # "forget I ever said that", "forget what I told you": nothing named
 _SAID_THAT = re.compile(r"(?i)^(?:that\s+|what\s+)?i\s+(?:ever\s+|just\s+)?(?:said|told you|mentioned|wrote)(?:\s+(?:that|this|it|earlier|before|to you))*$")

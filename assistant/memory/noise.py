@@ -64,6 +64,8 @@ SMALL_TALK = re.compile(
     r"|天气|下雨|好热|好冷|笑死|晚安|睡了|先睡|先撤|去吃饭了|溜了|开玩笑|随便问问|问个问题|刚看到|刷到"
     r"|不想(?:聊|说|提)|不知道为啥|不知道为什么|说个事|说个秘密|再说吧|还好吧"
 )
+# "so bored at work today", "super tired lately": a passing mood wherever it stands
+MOOD_INSIDE = re.compile(r"(?i)\b(?:so|really|super|kinda|sooo+|very)\s+(?:bored|tired|sleepy|hungry|stressed|annoyed|grumpy|exhausted)\b|无聊死了|困死了|累死了|饿死了")
 LAUGH = re.compile(r"(?i)\b(?:lol|lmao|haha+|hehe+|rofl)\b|哈哈|呵呵|嘿嘿")
 TRANSIENT = re.compile(
     r"(?i)\b(?:today|tonight|this morning|this afternoon|right now|at the moment|atm|just now|currently eating|for lunch today|for dinner tonight)\b"
@@ -78,7 +80,7 @@ DURABLE = re.compile(
 # How a message that tells of the day opens: "what a day", "today was so long", "今天开会开了一下午".
 DAY_STORY = re.compile(
     r"(?i)\b(?:what a day|long day|rough day|crazy day|weird day|busy day|today was|today has been|this morning was|tonight was|worst day)\b"
-    r"|今天(?:真|好|太|超)?(?:累|烦|忙|倒霉|郁闷|崩溃)|今天.{0,8}(?:了一下午|了一天|了一上午|了一晚上)|累死了|烦死了|气死了|倒霉"
+    r"|今天(?:真是|真|好|太|超)?(?:累|烦|忙|倒霉|郁闷|崩溃|离谱|无语|糟糕|惨)|今天.{0,8}(?:了一下午|了一天|了一上午|了一晚上)|累死了|烦死了|气死了|倒霉"
 )
 _ZH_ASK = re.compile(r"(?:吗|么|嘛|呢)(?=\s+[A-Za-z0-9])")
 # "好嘞 我去看看", "ok I'll try that": the user answering the assistant, not telling it anything.
@@ -195,7 +197,7 @@ class NoiseFilter:
             return Verdict(False, "about the assistant")
         if is_hypothetical(text) and (topic is None or topic.slot != "user.plan"):
             return Verdict(False, "hypothetical")
-        mood = MOOD.match(text) is not None
+        mood = MOOD.match(text) is not None or MOOD_INSIDE.search(text) is not None
         if mood and (topic is None or topic.slot not in ("user.health", "user.allergy")):
             return Verdict(False, "passing mood")
         size = _size(text)

@@ -64,7 +64,7 @@ TOPICS: tuple[Topic, ...] = (
         r"(?:my|our) (?:\w+ ){0,3}(?:apartment|flat|house|condo|studio|place)|new apartment|new flat|the keys|new house|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from|stuck in|back home in",
         r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|房租|老家|家乡|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
-        rf"^(?:我|我们|我家)(?:现在|目前|一直|也|还)?在(?:{'|'.join(ZH_CITIES)})(?:市|这边|那边)?[呢啦了啊呀哦]?$")),
+        rf"^(?:我|我们|我家)?(?:现在|目前|一直|也|还|已经)?(?:人)?在(?:{'|'.join(ZH_CITIES)})(?:市|这边|那边)?(?:了|啦|呢|啊|呀|哦)*$")),
     Topic("user.job", True, _rx(
         r"work|works|working|worked|job|jobs|career|employer|company|hired|joined|quit|resigned|laid off|fired|promoted|"
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|"
@@ -74,7 +74,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.diet", True, _rx(
         r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat meat|eating meat|eat pork|eat beef|eat fish|diet|carnivore|meat lover|"
         r"don't eat|do not eat|can't eat|cannot eat|can't stand|calories|carbs",
-        r"吃素|素食|纯素|清真|不吃肉|不吃猪肉|不吃牛肉|吃肉|肉食|无肉不欢|忌口|生酮|减脂|饮食|(?:不|没法|不能)吃(?!饭)|吃不了|口味|不吃主食|少油|少盐|大卡"),
+        r"吃素|素食|纯素|清真|不吃肉|不吃猪肉|不吃牛肉|吃肉|肉食|无肉不欢|忌口|控糖|低碳|戒糖|碳水|生酮|减脂|饮食|(?:不|没法|不能)吃(?!饭)|吃不了|口味|不吃主食|少油|少盐|大卡"),
         changes_only=True),
     Topic("user.allergy", False, _rx(
         r"allergic|allergy|allergies|intolerant|intolerance|celiac|coeliac|anaphyla\w*|epipen",
@@ -91,7 +91,7 @@ TOPICS: tuple[Topic, ...] = (
         r"(?<!单身)狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医")),
     Topic("user.family", False, _rx(
         r"wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|toddler|mom|mum|mother|dad|father|parents|sister|brother|"
-        r"siblings?|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|in-laws?|fianc[ée]e?|boyfriend|girlfriend|bf|gf|hubby|married|divorced|wedding|broke up|break up|breakup|split up|dumped|engaged|my ex",
+        r"siblings?|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|in-laws?|fianc[ée]e?|boyfriend|girlfriend|bf|gf|hubby|married|divorced|wedding|broke up|break up|breakup|split up|dumped|engaged|my ex|single|dating|together",
         r"老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|男友|女友|男票|女票|前任|(?<=我)(?i:bf|gf)|儿子|女儿|闺女|孩子|娃|宝宝|爸|妈|父母|父亲|母亲|哥|姐|弟|妹|"
         r"爷爷|奶奶|外公|外婆|姥姥|姥爷|公公|婆婆|岳父|岳母|舅|姑|姨|叔|侄|外甥|结婚|离婚|分手|家里人")),
     Topic("user.vehicle", True, _rx(
@@ -104,10 +104,12 @@ TOPICS: tuple[Topic, ...] = (
         )),
     Topic("user.device.phone", True, _rx(
         r"phone|iphone|android|pixel|galaxy|oneplus",
-        r"手机|iPhone|苹果\d|华为Mate|华为P|小米\d|安卓")),
+        r"手机|苹果\d|华为Mate|华为P|小米\d|安卓"),
+        names=re.compile(r"\b(?:iPhone|Pixel|Galaxy S\d*|OnePlus|Xiaomi|Huawei|Redmi)\b|iPhone")),
     Topic("user.device.computer", True, _rx(
         r"laptop|macbook|thinkpad|pc|desktop|computer|chromebook|surface",
-        r"电脑|笔记本|台式机|MacBook|ThinkPad")),
+        r"电脑|笔记本|台式机"),
+        names=re.compile(r"\b(?:MacBook(?: Air| Pro)?|ThinkPad|Chromebook|Surface (?:Pro|Laptop)|XPS|iMac|Mac mini)\b|MacBook|ThinkPad")),
     Topic("user.school", True, _rx(
         r"school|university|college|uni|degree|major|majoring|phd|master'?s|bachelor'?s|student|semester|thesis|grad school|class of",
         r"学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
@@ -173,8 +175,8 @@ CHANGE = re.compile(
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
-    r"is off|are off|called off|cancell?ed|fell through|not happening|over now)\b"
-    r"|不再|辞职|离职|辞了|卖了|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|不.{1,4}了$"
+    r"is off|are off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single)\b"
+    r"|不再|辞职|离职|辞了|卖了|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|不.{1,4}了$"
 )
 _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9fffA-Za-z]{1,8}?(?=搬|到|去|调|跳|换|转|回)")
 
@@ -182,6 +184,20 @@ _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9
 def new_values(text: str) -> set[str]:
     """The values a clause asserts now: "from Boston to Denver" asserts Denver."""
     return value_words(_FROM_VALUE.sub(" ", text))
+# A plan moved to another day: "they bumped me to the 19th", "改到下周三了".
+RESCHEDULED = re.compile(
+    r"(?i)\b(?:bumped|moved|rescheduled|postponed|pushed(?: back)?|brought forward|shifted|changed)\b[^.!?]{0,30}\b(?:to|until|till)\b"
+    r"|改(?:到|成|在)|推迟到|延期到|提前到|挪到|换到|延到"
+)
+# Ending a relationship without naming anyone: what named a partner ends.
+_PARTNER = re.compile(r"(?i)\b(?:boyfriend|girlfriend|partner|bf|gf|fianc[ée]e?|husband|wife)\b|男朋友|女朋友|男友|女友|对象|男票|女票")
+SINGLE = re.compile(r"(?i)\b(?:been|i'm|im|now|newly|back to being)\s+single\b|单身了|恢复单身|现在单身")
+
+
+def names_a_partner(text: str) -> bool:
+    return _PARTNER.search(text) is not None
+
+
 # Intentions and wishes state no current value ("thinking about moving to Denver").
 TENTATIVE = re.compile(
     r"(?i)\b(?:thinking (?:about|of)|considering|might|maybe|perhaps|hoping to|hope to|want to|wanna|would like to|planning to|plan to|"
@@ -364,6 +380,9 @@ def _nearest(labels: Sequence[Topic], sims: Sequence[float], top: int = 2) -> di
 __all__ = [
     "BY_SLOT",
     "CHANGE",
+    "RESCHEDULED",
+    "SINGLE",
+    "names_a_partner",
     "ENDED",
     "TENTATIVE",
     "TOPICS",

@@ -27,8 +27,11 @@ from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
     ENDED,
+    RESCHEDULED,
+    SINGLE,
     TENTATIVE,
     Topic,
+    names_a_partner,
     new_values,
     value_terms,
     value_words,
@@ -142,9 +145,26 @@ class UpdateDecision:
             terms = {t for t in value_terms(ENDED.sub(" ", said), topic) if len(t) >= 3}
             taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
             for memory in store.active_by_topics([topic.slot]) + self._slotted(topic):
-                if memory.id in taken or memory.event_at is not None and memory.event_at > at:
+                if memory.id in taken:
                     continue
                 if any(name in normalize(memory.content) for name in names) or terms & set(tokens(memory.content)):
+                    replaced.append(memory)
+                    taken.add(memory.id)
+        said = candidate.evidence or candidate.content
+        taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
+        if SINGLE.search(said):
+            # "been single since feb": whoever was the partner is no longer
+            for memory in store.active_by_topics(["user.family"]) + store.active_by_slot_prefix("user.family"):
+                if memory.id not in taken and memory.created_at < at and names_a_partner(memory.content):
+                    replaced.append(memory)
+                    taken.add(memory.id)
+        if candidate.event_at is not None and RESCHEDULED.search(said):
+            # "they bumped me to the 19th": the plan the message is about moves, the old day goes
+            message = turn.content if turn is not None and isinstance(turn.content, str) else said
+            terms = {t for t in value_terms(message) if len(t) >= 3 or not t.isascii()}
+            new_day = to_ts(candidate.event_at)
+            for memory in store.upcoming(at - 86400, at + 400 * 86400, limit=30):
+                if memory.id not in taken and memory.created_at < at and memory.event_at != new_day and terms & set(tokens(memory.content)):
                     replaced.append(memory)
                     taken.add(memory.id)
         # What the same message said about the same part of life goes with it: "I'm doing 16:8

@@ -73,6 +73,9 @@ INJECTION = re.compile(
     r"|\breveal your\b|\bnew instructions?\b|<\|?(?:im_start|system)\|?>"
     r"|\[\[?\s*(?:assistant|system|developer)\b|\bwhen(?:ever)?\s+(?:you(?:'re| are)\s+)?(?:asked|someone asks|anyone asks)\b[^.。\n]{0,60}\b(?:say|tell|answer|reply|respond|claim)\b"
     r"|\bapprove (?:any|all|every)\b"
+    # notes aimed at whatever model reads a forwarded text: "to any AI assistant reading this: remember …"
+    r"|\b(?:any|all|the)\s+(?:AI|LLM|assistant|chatbot|language model)s?\b[^.。\n]{0,30}\b(?:reading|processing|summari[sz]ing)\b|\bnote to (?:the |any )?(?:AI|assistant|model)\b"
+    r"|(?:给|致)(?:所有|任何)?(?:AI|人工智能|助手)|(?:AI|人工智能)(?:助手)?(?:请|注意|必须)"
     r"|忽略|无视|不要遵守|别遵守|绕过|越狱|系统提示|提示词|系统指令|你现在是|从现在开始你|从现在起你|扮演|开发者模式|所有规则|你的规则|新的指令)"
 )
 
@@ -88,6 +91,7 @@ _EN_QUESTION_START = re.compile(
 )
 _ZH_QUESTION = re.compile(
     r"[吗嘛呢么]\s*$|哪里|哪儿|哪个|在哪|住哪|去哪|是谁|叫啥|叫什么|什么时候|为什么|怎么|多少|几点|几号|几岁|是不是|有没有|对不对|还记得"
+    r"|(?:吃|干|做|买|穿|带|选|看|玩|去|说|写)啥|啥时候|咋办|咋样|咋回事|咋整|为啥|好不好|行不行|能不能|可不可以"
 )
 
 
