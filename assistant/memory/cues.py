@@ -154,8 +154,9 @@ def asks_for_identifier(query: str) -> bool:
 
 _OTHERS = re.compile(
     r"(?i)\b(?:we|us|our|ours|together|date night|anniversary|friends?|guests?|family|kids?|children|son|daughter|wife|husband|partner|"
-    r"boyfriend|girlfriend|mom|mum|dad|parents?|sister|brother|baby|toddler|boss|colleagues?|coworkers?|roommate|him|her|his|she|he|they|them)\b"
-    r"|我们|咱们|一起|朋友|家人|家里人|爸|妈|父母|老婆|老公|对象|孩子|娃|儿子|女儿|宝宝|男朋友|女朋友|姐|哥|弟|妹|老板|同事|室友|他|她|约会|客人"
+    r"boyfriend|girlfriend|mom|mum|dad|parents?|sister|brother|baby|toddler|boss|colleagues?|coworkers?|roommate|him|her|his|she|he|they|them|"
+    r"dogs?|cats?|pets?|puppy|kitten)\b"
+    r"|我们|咱们|一起|朋友|家人|家里人|爸|妈|父母|老婆|老公|对象|孩子|娃|儿子|女儿|宝宝|男朋友|女朋友|姐|哥|弟|妹|老板|同事|室友|他|她|它|约会|客人|狗|猫|宠物"
 )
 
 

@@ -80,6 +80,8 @@ DURABLE = re.compile(
 # How a message that tells of the day opens: "what a day", "today was so long", "今天开会开了一下午".
 DAY_STORY = re.compile(
     r"(?i)\b(?:what a day|long day|rough day|crazy day|weird day|busy day|today was|today has been|this morning was|tonight was|worst day)\b"
+    # what a video or a post showed is not the user's
+    r"|\b(?:saw|watched|watching) (?:a|this) (?:video|clip|tiktok|reel|post)\b|刷到|刚看到|看到个视频|看了个视频|抖音上|小红书上看到"
     r"|今天(?:真是|真|好|太|超)?(?:累|烦|忙|倒霉|郁闷|崩溃|离谱|无语|糟糕|惨)|今天.{0,8}(?:了一下午|了一天|了一上午|了一晚上)|累死了|烦死了|气死了|倒霉"
 )
 _ZH_ASK = re.compile(r"(?:吗|么|嘛|呢)(?=\s+[A-Za-z0-9])")

@@ -85,6 +85,7 @@ class RecallOptions:
 class _Features:
     similarity: float = 0.0  # rescaled above the model's floor (absolute: gates injection)
     raw_similarity: float | None = None  # cosine (relative: orders candidates)
+    trust: float = 1.0  # how much the model's similarity means for this pair of scripts
     keyword: float = 0.0
     entity: float = 0.0
     identifier: float = 0.0
@@ -301,7 +302,7 @@ class Recaller:
         for i in ids:
             f, memory = feats[i], live[i]
             raw = f.raw_similarity
-            sim = (raw - low) / (high - low) if raw is not None and high > low else 0.0
+            sim = f.trust * (raw - low) / (high - low) if raw is not None and high > low else 0.0
             kw = f.keyword / best_kw if best_kw > 0 else 0.0
             relevance[i] = self._relevance(f)
             age_days = max(0.0, (now_ts - (memory.event_at or memory.created_at)) / 86400)
@@ -385,7 +386,9 @@ class Recaller:
         for i, memory in live.items():
             raw = feats[i].raw_similarity
             if raw is not None:
-                feats[i].similarity = fl.rescale(raw, query_script, script(memory.content))
+                other = script(memory.content)
+                feats[i].similarity = fl.rescale(raw, query_script, other)
+                feats[i].trust = fl.trust(query_script, other)
 
     def _keyword_coverage(self, terms: list[str], live: dict[int, Memory], feats: dict[int, _Features]) -> None:
         """IDF-weighted share of the query's terms that each candidate contains."""

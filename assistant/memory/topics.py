@@ -169,14 +169,14 @@ def _is_cue(text: str, match: re.Match[str]) -> bool:
 # Words that start a clause describing a change of something said before.
 CHANGE = re.compile(
     r"(?i)\b(?:moved|moving|relocated|now|anymore|any more|no longer|not \w+ anymore|quit|left|resigned|switched|changed|sold|"
-    r"new|just started|started|stopped|gave up|broke up|divorced|got married|these days|nowadays|since)\b"
+    r"new|just started|started|starting|start at|joining|joined|stopped|gave up|broke up|divorced|got married|these days|nowadays|since)\b"
     r"|不再|现在|如今|已经|换了|换成|改成|改为|搬到|搬去|搬来|搬家|辞职|离职|跳槽|转行|卖了|分手|离婚|戒了|不.{0,4}了|开始|新"
 )
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
     r"is off|are off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single)\b"
-    r"|不再|辞职|离职|辞了|卖了|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|不.{1,4}了$"
+    r"|不再|辞职|离职|辞了|卖了|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|不.{1,4}了$"
 )
 _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9fffA-Za-z]{1,8}?(?=搬|到|去|调|跳|换|转|回)")
 

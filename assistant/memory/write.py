@@ -36,6 +36,7 @@ from assistant.memory.known import KnownValues, without_overlaps
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
 from assistant.memory.service import MemoryService
 from assistant.memory.text import has_cjk, normalize, tokens
+from assistant.memory.topics import about_someone_else
 from assistant.memory.types import (
     Action,
     Candidate,
@@ -319,6 +320,10 @@ class MemoryWriter:
                 if change.action is not Action.DROPPED:
                     episode_ids[episode.clause.start] = change.memory_id
         for candidate in candidates:
+            if candidate.slot and not candidate.slot.startswith(("user.family", "user.pet")) and about_someone_else(candidate.evidence):
+                # "我闺蜜小雨海鲜过敏" is the friend's allergy, not the user's
+                result.changes.append(Change(Action.DROPPED, None, candidate.content, candidate.category, reason="about someone else"))
+                continue
             source_text = text if candidate.source is not Source.ASSISTANT else _first_person(assistant.content if assistant else "")
             problem = _value_problem(candidate, source_text) if candidate.source is not Source.ASSISTANT else None
             if problem is not None:
@@ -484,7 +489,9 @@ _QUOTED = re.compile(r'"[^"\n]{20,}"|“[^”]{20,}”|「[^」]{20,}」|『[^�
 
 # A pasted letter, email or chat: from its first header or greeting line on, it is not the user.
 _PASTED_START = re.compile(
-    r"(?im)^(?:-{3,}|={3,}|>+\s|(?:from|to|subject|sent|date|cc|主题|发件人|收件人)\s*[:：]|dear\b|hi all\b|hello all\b|亲爱的|尊敬的|各位)"
+    r"(?im)^(?:-{3,}|={3,}|>+\s|(?:from|to|subject|sent|date|cc|主题|发件人|收件人)\s*[:：]|dear\b|hi all\b|hello all\b|亲爱的|尊敬的|各位|【[^】\n]{1,16}】)"
+    # a first line that introduces what follows: "帮我看看这条短信是不是诈骗：", "can you summarize this email?"
+    r"|(?<=[:：]\n)(?=\S)"
 )
 # Role-play and make-believe: what is said inside it is not about the user.
 _PRETEND = re.compile(
