@@ -54,6 +54,7 @@ _PHONE = re.compile(r"(?:(?:\+|00)?86[ \-]?)?1[3-9]\d(?:[ \-]?\d{4}){2}(?!\d)")
 # Each pattern opens with a plain character class and checks the character before it with a
 # look-behind placed after that first character, so the engine can skip ahead to candidates.
 _B = r"[0-9A-Za-z+\-./(]"  # a phone never continues a word, a number, a path or a sign
+_B_OPEN = r"[0-9A-Za-z+\-./]"  # "(07700 900312)": a whole number in brackets
 _PHONE_END = r"(?![0-9A-Za-z]|[.\-]\d)"
 _INTL_PHONE = re.compile(
     rf"(?:\+(?<!{_B}\+)|0(?<!{_B}0)0)[1-9]\d{{0,2}}(?:[ .\-]?\(0\))?"
@@ -65,7 +66,7 @@ _NANP_PHONE = re.compile(
     r"[2-9]\d{2}[ .\-]\d{4}" + _PHONE_END
 )
 _NATIONAL_PHONE = re.compile(
-    rf"(?:\((?<!{_B}\()0[1-9]\d{{0,3}}\) ?|0(?<!{_B}0)[1-9]\d{{0,3}}[ \-]?)\d{{2,4}}(?:[ \-]?\d{{2,4}}){{1,3}}"
+    rf"(?:\((?<!{_B}\()0[1-9]\d{{0,3}}\) ?|0(?<!{_B_OPEN}0)[1-9]\d{{0,3}}[ \-]?)\d{{2,4}}(?:[ \-]?\d{{2,4}}){{1,3}}"
     + _PHONE_END
 )
 _ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
@@ -247,7 +248,7 @@ _IBAN_GROUPED = re.compile(r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){3,7}(?: [A-Z0-9]{1,3}
 
 # Secret keys whose shape says what they are: "sk-live-…", "ghp_…", "xoxb-…", "AKIA…", "Bearer …".
 _API_KEY = re.compile(
-    r"(?<![A-Za-z0-9_-])(?:sk-(?:live-|test-|proj-|ant-)?[A-Za-z0-9_-]{16,}|pk_(?:live|test)_[A-Za-z0-9]{16,}"
+    r"(?<![A-Za-z0-9_-])(?:sk-(?:live-|test-|proj-|ant-)?[A-Za-z0-9_-]{16,}|[ps]k_(?:live|test)_[A-Za-z0-9]{16,}"
     r"|rk_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}"
     r"|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])"
     r"|(?<=Bearer )[A-Za-z0-9._~+/-]{20,}=*"
@@ -412,14 +413,15 @@ _KEYS = (
     _Key("iban", r"iban"),
     _Key("account", rf"(?:bank|checking|savings|current)\s+account|account{_NUMBERED}|acct", "账号|账户"),
     _Key("account", r"account", value="weak"),
-    _Key("account", r"routing(?:\s+number)?|sort\s+code|bsb|swift(?:\s+code)?|bic"),
+    _Key("account", r"routing(?:\s+number)?|sort\s+code|bsb|swift(?:\s+code)?|bic|a/c"
+         r"|acc\.?(?=[ \t]*(?:no\.?|number|#|:)?[ \t]*\d)"),
     _Key("bank_card", rf"card{_NUMBERED}|(?:credit|debit|bank)\s+card|visa|mastercard|master\s+card|amex|american\s+express|discover\s+card",
          "银行卡|卡号|信用卡|储蓄卡|借记卡|工资卡|银联"),
     _Key("security_code", r"cvv2?|cvc2?|csc|card\s+security\s+code|security\s+code", "安全码|CVV码|验证码|校验码"),
     _Key("pin", r"pin"),
     # "the door code is 2580", "locker combo 12-34-56": what opens something
     _Key("pin", r"(?:alarm|door|gate|garage|locker|safe|keypad|entry|building|lock|bike\s+lock)\s+(?:code|combo|combination|pin)"
-         r"|combination|lock\s+combo", "门禁码|门禁密码|门锁密码|保险箱密码|密码锁"),
+         r"|combination|(?:lock\s+)?combo", "门禁码|门禁密码|门锁密码|保险箱密码|密码锁"),
     _Key("password", r"password|passcode|passwd|pwd|pw|pass\s+code|wi-?fi\s+(?:key|code)", "密码|口令", value="secret"),
     _Key("password", r"pass\s?phrase", value="phrase"),
     _Key("api_key", r"api[\s_-]?key|access[\s_-]?key|secret[\s_-]?key|private[\s_-]?key"
@@ -453,6 +455,9 @@ _GLUE = re.compile(
     rf"(?:{_S}(?:(?i:number|num|no\.?|nr\.?|code|id|card)(?![A-Za-z])|#)){{0,2}}"
     rf"(?:[ \t]{{1,3}}(?i:for|of|to|at|on|with|from)(?:[ \t]{{1,3}}[^\s:=：]{{1,24}}){{1,3}}?"
     rf"(?={_S}(?:(?i:is|was)(?![A-Za-z])|[:=：])))?"
+    # "门锁密码我改成 #902716", "password is now X", "PIN changed to 1234"
+    rf"(?:{_S}(?:我们?|已经?|刚刚?)?(?:改成|换成|设成|设置成|设为|设置为|改为|变成|更新[为成]|现在是|现在)了?"
+    rf"|{_S}(?i:(?:is|was)[ \t]+now|now|(?:(?:was|is|got|has\s+been)[ \t]+)?(?:changed|set|updated|reset)[ \t]+(?:it[ \t]+)?to)(?![A-Za-z]))?"
     rf"(?:{_S}(?:(?i:is|was|are|were)(?![A-Za-z])|[:=#＝：＃]|是|为|為|叫)){{0,2}}"
     # "要填护照号，我的是EJ4829173", "passport number? mine is X1234567"
     rf"(?:{_S}[，,?？]{_S}(?:我的|(?i:mine|my one|it|it's))?{_S}(?:是|为|(?i:is|'s)(?![A-Za-z]))?)?"
@@ -483,7 +488,7 @@ _SECRET_STOP = frozenset(
     "wrong incorrect correct right the a an not too same strong weak reset expired required "
     "changed forgotten lost saved stored secret safe long short hard easy simple in on at my "
     "your his her our their it this that also still here there written below above being "
-    "what which how case-sensitive".split()
+    "what which how case-sensitive fine ok okay good working broken now new old".split()
 )
 
 
@@ -500,13 +505,97 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
         if at - found.end() > _GLUE_MAX:
             continue
         bare = not text[found.end() : at].strip()
-        if key.value in ("secret", "phrase"):
-            span = _secret(text, at, key.value == "phrase", glue.group("quote"), bare, key.kind)
-        else:
-            span = _identifier(text, at, key, bare)
+        span = _value(text, at, key, glue.group("quote"), bare)
+        if span is None and key.value in ("id", "weak"):
+            # "driver's license 要 renew 了，号码 F4829173": the number named later in the sentence
+            later = _LATER_NUMBER.search(text, at, min(len(text), at + _LATER_MAX))
+            if later is not None and not _SENTENCE_BREAK.search(text, at, later.start()):
+                span = _identifier(text, later.end(), key, False)
+        if span is None and key.kind == "recovery_code":
+            for code in _listed_codes(text, at):  # the codes on the lines that follow the key
+                taken = code.end
+                yield -1, code
+            continue
         if span is not None:
             taken = span.end
             yield -1, span  # the key word knows better than a shape what the value is
+            # "密码 Lanlan#0812 — 啊不对上周改了，现在是 Lanlan#0921": the corrected value too
+            fix = _CORRECTION.match(text, span.end)
+            if fix is not None and (again := _value(text, fix.end(), key, None, False)) is not None:
+                taken = again.end
+                yield -1, again
+
+
+def _value(text: str, at: int, key: _Key, quote: str | None, bare: bool) -> SensitiveSpan | None:
+    if key.value in ("secret", "phrase"):
+        return _secret(text, at, key.value == "phrase", quote, bare, key.kind)
+    return _identifier(text, at, key, bare)
+
+
+_LATER_MAX = 32
+_LATER_NUMBER = re.compile(r"(?:号码|(?<![A-Za-z])(?i:number|no\.)(?![A-Za-z]))[ \t]*(?:是|为|(?i:is)(?![A-Za-z])|[:：#])?[ \t]*")
+_SENTENCE_BREAK = re.compile(r"[。！？!?\n]|[.;](?=\s)")
+_CORRECTION = re.compile(
+    r"[^\n。！？!?]{0,40}?(?:现在是|现在改成|改成了?|换成了?|改为|应该是|其实是|新的是"
+    r"|(?<![A-Za-z])(?i:i\s+mean|i\s+meant|actually(?:\s+it'?s)?|now\s+it'?s|it'?s\s+now|new\s+one\s+is|changed\s+(?:it\s+)?to)(?![A-Za-z]))"
+    r"[ \t:：]*"
+)
+# One code a line, the way a site lists them: "4f9a2-c81e7", "1. 8841 2290".
+_CODE_LINE = re.compile(r"[ \t]*(?:\d{1,2}[.)][ \t]+)?(?P<code>(?=[A-Za-z0-9 -]{0,24}\d)[A-Za-z0-9]{3,12}(?:[ -][A-Za-z0-9]{3,12}){0,3})[ \t]*(?:\n|$)")
+
+
+def _listed_codes(text: str, at: int) -> Iterator[SensitiveSpan]:
+    """The codes listed one a line after a "recovery codes" line (blank lines allowed)."""
+    newline = text.find("\n", at, at + 160)
+    if newline < 0:
+        return
+    pos = newline + 1
+    while pos < len(text):
+        if text[pos] == "\n":
+            pos += 1
+            continue
+        m = _CODE_LINE.match(text, pos)
+        if m is None:
+            return
+        yield _span("recovery_code", text, m.start("code"), m.end("code"))
+        pos = m.end()
+
+
+# "the code, which you type on the keypad by the gate, is 73915": a code that opens something,
+# named by a bare "code" with the thing it opens anywhere in the sentence.
+_ACCESS_CODE = re.compile(
+    r"(?<![A-Za-z])(?i:(?:the|my|our|its|their|a)\s+(?:entry\s+)?(?:code|passcode|combo|combination))"
+    r"(?:,[^,\n]{1,80},)?[ \t]+(?i:is|was|:)[ \t]+(?P<value>\d[\d -]{1,10}\d|\d{3,12})(?![\dA-Za-z])"
+)
+_OPENS = re.compile(r"(?i:gate|door|keypad|lock|locker|alarm|safe|garage|building|entry|intercom|lockbox|key\s?box|padlock)")
+
+
+def _access_code_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    if "code" not in text.lower() and "comb" not in text.lower():
+        return
+    for m in _ACCESS_CODE.finditer(text):
+        lo = max(0, text.rfind("\n", 0, m.start()) + 1, m.start() - 160)
+        if _OPENS.search(text, lo, min(len(text), m.end() + 60)):
+            yield -1, _span("pin", text, m.start("value"), m.end("value"))
+
+
+# ".env" and config lines: "STRIPE_SECRET_KEY=sk_test_…", "DB_PASSWORD: hunter2".
+_ENV_LINE = re.compile(
+    r"^[ \t]*(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_]{0,40}(?i:key|secret|token|password|passwd|pwd|pass|credentials?|dsn)"
+    r"[A-Za-z0-9_]{0,20}[ \t]*[=:][ \t]*[\"']?(?P<value>[^\s\"']{4,256})",
+    re.MULTILINE,
+)
+
+
+def _env_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    if "=" not in text and ":" not in text:
+        return
+    for m in _ENV_LINE.finditer(text):
+        value = m.group("value")
+        if value.lower() in ("none", "null", "true", "false", "changeme", "xxx", "xxxx") or set(value) <= {"*"}:
+            continue
+        kind = "password" if re.search(r"(?i:pass|pwd)", m.group(0)[: m.start("value") - m.start()]) else "api_key"
+        yield -1, _span(kind, text, m.start("value"), m.end("value"))
 
 
 def _secret(text: str, at: int, phrase: bool, quote: str | None, bare: bool, kind: str = "password") -> SensitiveSpan | None:
@@ -610,6 +699,8 @@ def _raw_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
     yield from _intl_phone_spans(text)
     yield from _shape_spans(text)
     yield from _keyed_spans(text)
+    yield from _access_code_spans(text)
+    yield from _env_spans(text)
     yield from _card_context_spans(text)
     yield from _zh_address_spans(text)
     yield from _en_address_spans(text)

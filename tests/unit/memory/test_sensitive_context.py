@@ -89,6 +89,22 @@ from tests.unit.memory.test_sensitive import kinds
         ("VAT number GB123456789", [("tax_id", "GB123456789")]),
         ("税号 91310000MA1FL8X", [("tax_id", "91310000MA1FL8X")]),
         ("纳税人识别号是 91440300MA5D", [("tax_id", "91440300MA5D")]),
+        # a value the sentence names with a verb, later, or again once corrected
+        ("家里智能门锁密码我改成 #902716 了", [("pin", "902716")]),
+        ("my password is now Hunter22", [("password", "Hunter22")]),
+        ("PIN changed to 4410", [("pin", "4410")]),
+        ("我的 combo 是 3-17-29，帮我记着", [("pin", "3-17-29")]),
+        ("driver's license 要 renew 了，号码 F4829173，expires 6/30", [("driver_license", "F4829173")]),
+        ("密码 Lanlan#0812 — 啊不对上周改了，现在是 Lanlan#0921。", [("password", "Lanlan#0812"), ("password", "Lanlan#0921")]),
+        ("sort code 20-45-77\nacc 73019284", [("account", "20-45-77"), ("account", "73019284")]),
+        # a code that opens something, named by a bare "code"
+        ("a gate - the code, which you type on the keypad on the LEFT, is 73915 then #", [("pin", "73915")]),
+        # config lines and listed codes
+        ("STRIPE_SECRET_KEY=sk_test_51Hx9aQ2LmTpR8vKz3YwQe\nDEBUG=1", [("api_key", "sk_test_51Hx9aQ2LmTpR8vKz3YwQe")]),
+        ("DB_PASSWORD: hunter2x", [("password", "hunter2x")]),
+        ("my github recovery codes here\n\n4f9a2-c81e7\nb03d5-9e6a1\n\nalso a yubikey",
+         [("recovery_code", "4f9a2-c81e7"), ("recovery_code", "b03d5-9e6a1")]),
+        ("ring me (07700 900312) after six", [("phone", "07700 900312")]),
     ],
 )
 def test_named_values_are_found_with_exact_boundaries(text: str, expected: list[tuple[str, str]]) -> None:
@@ -133,6 +149,12 @@ def test_named_values_are_found_with_exact_boundaries(text: str, expected: list[
         "Ein 2024 gutes Jahr",
         "I pinned 3 photos",
         "passport password",
+        "I ordered a combo meal",
+        "the code is broken, see error 404",
+        "the code is 404 lines long",
+        "my password is fine, I mean it",
+        "KEY_COUNT=none",
+        "my recovery codes are in the drawer\nthanks for the help",
     ],
 )
 def test_ordinary_sentences_give_no_span(text: str) -> None:
