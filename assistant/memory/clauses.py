@@ -39,6 +39,8 @@ _EN_SUBJECT = r"(?:i|i'm|im|i've|i'll|i'd|my|we|we're|we've|our|me|he|she|they|h
 EN_PREDICATE = r"(?:work|live|teach|study|run|own|drive|play|use|have|am|do|speak|grew up|moved|started|just (?:moved|started|got))\b"
 _EN_CUT = re.compile(
     rf"(?i)\s*(?:[,;:]|\s[-–—])\s*(?:(?:and|but|so|plus|also|because|cause|cuz|since|though|although|while)\s+)?(?={_EN_SUBJECT})"
+    # "whats a good stretch — training for Boston in April": a spaced dash starts a new thought
+    r"|\s+[–—]+\s+|\s+-\s+(?=[A-Za-z])"
     rf"|\s+(?:and|but|so|plus|because|cause|cuz|since|though|although|while|whereas)\s+(?={_EN_SUBJECT})"
     rf"|\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?={EN_PREDICATE})"
     # ", so please …", ", anyway can you …": what follows is addressed to the assistant

@@ -155,9 +155,17 @@ _REQUEST_TAIL = re.compile(r"(?i)[,，;；]\s*(?:anyway\s+)?(?:can|could|would) 
 # A thing of the user's named inside a question or a request ("how do I turn off the display on
 # my iPhone 15??", "我的 MacBook Air 越来越卡怎么办"): what they own is worth keeping.
 _OWNED_EN = re.compile(
-    r"(?<![\w'])my\s+(?P<thing>(?:\d{4}\s+)?(?=[\w-]*[A-Z0-9])[\w-]+(?:\s+(?=[\w-]*[A-Z0-9])[\w-]+){0,3})"
+    r"(?<![\w'])my\s+(?P<thing>\d{4}\s+[\w-]+(?:\s+(?=[\w-]*[A-Z0-9])[\w-]+){0,2}"  # "my 2014 prius"
+    r"|(?=[\w-]*[A-Z0-9])[\w-]+(?:\s+(?=[\w-]*[A-Z0-9])[\w-]+){0,3})"
+    # "my cat (Biscuit)", "my son Leo": a pet or a child named in passing
+    r"|(?<![\w'])my\s+(?:cat|dog|puppy|kitten|rabbit|bunny|hamster|parrot|son|daughter|kid|baby)\s+\(?[A-Z][a-z]{1,15}\)?"
 )
-_OWNED_ZH = re.compile(r"我(?:的|家的?)\s*(?P<thing>[A-Za-z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,3})")
+_OWNED_ZH = re.compile(
+    r"我(?:的|家的?|这台|那台|这把|那把|这辆|那辆|这部|那部|这款|那款|这只|那只)\s*"
+    r"(?P<thing>(?:[\u4e00-\u9fff]{1,4}\s*)?[A-Za-z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,3})"
+    # "我家猫（叫团子）", "我儿子叫乐乐": a pet or a child named in passing
+    r"|我(?:家|的)?的?(?P<who>猫|狗|猫咪|狗狗|兔子|仓鼠|鹦鹉|儿子|女儿|宝宝|闺女)\s*[（(]?\s*(?:叫|名叫|名字叫)\s*[\u4e00-\u9fff]{1,3}[）)]?"
+)
 _NOT_THINGS = re.compile(r"(?i)^(?:mom|mum|dad|wife|husband|boss|son|daughter|ex|bf|gf|[A-Z][a-z]+)$")
 
 
@@ -165,7 +173,7 @@ def _owned(clause: Clause) -> Clause | None:
     """The part of a question that names a thing of the user's, as a clause of its own."""
     rx = _OWNED_ZH if re.search(r"[\u4e00-\u9fff]", clause.text) else _OWNED_EN
     m = rx.search(clause.text)
-    if m is None or _NOT_THINGS.match(m.group("thing")):
+    if m is None or (m.group("thing") is not None and _NOT_THINGS.match(m.group("thing"))):
         return None
     text = m.group(0)
     start = clause.start + m.start()

@@ -31,7 +31,7 @@ from assistant.memory.extract.common import (
 )
 from assistant.memory.prototypes import DURABLE_PROTOTYPES, NOISE_PROTOTYPES
 from assistant.memory.similarity import script, skill
-from assistant.memory.topics import Topic
+from assistant.memory.topics import ENDED, Topic
 
 GREETING = re.compile(
     r"(?i)^(?:hi|hello|hey|heya|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|morning|night|gn|bye|goodbye|see you|see ya|later|cya|"
@@ -216,8 +216,8 @@ class NoiseFilter:
             score += 0.3  # Chinese often leaves the subject out
         if _ENTITY.search(text):
             score += 0.4
-        if DURABLE.search(text):
-            score += 0.4
+        if DURABLE.search(text) or ENDED.search(text):
+            score += 0.4  # "tough mudder's off", "黄山不去了": what ended is news about the user
         if SMALL_TALK.search(text):
             score -= 0.8
         if LAUGH.search(text):

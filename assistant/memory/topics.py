@@ -175,7 +175,7 @@ CHANGE = re.compile(
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
-    r"is off|are off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single)\b"
+    r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single)\b"
     r"|不再|辞职|离职|辞了|卖了|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|不.{1,4}了$"
 )
 _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9fffA-Za-z]{1,8}?(?=搬|到|去|调|跳|换|转|回)")
@@ -186,7 +186,8 @@ def new_values(text: str) -> set[str]:
     return value_words(_FROM_VALUE.sub(" ", text))
 # A plan moved to another day: "they bumped me to the 19th", "改到下周三了".
 RESCHEDULED = re.compile(
-    r"(?i)\b(?:bumped|moved|rescheduled|postponed|pushed(?: back)?|brought forward|shifted|changed)\b[^.!?]{0,30}\b(?:to|until|till)\b"
+    r"(?i)\b(?:bumped|moved|rescheduled|postponed|pushed(?: back)?|brought forward|shifted|changed)\b[^.!?]{0,40}\b(?:to|until|till)\b"
+    r"|(?i:\b(?:is|are|'s)\s+now\b[^.!?]{0,40}\binstead\b|\bpush(?:ed)?\s*(?:back\s*)?到)"
     r"|改(?:到|成|在)|推迟到|延期到|提前到|挪到|换到|延到"
 )
 # Ending a relationship without naming anyone: what named a partner ends.

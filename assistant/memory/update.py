@@ -36,7 +36,7 @@ from assistant.memory.topics import (
     value_terms,
     value_words,
 )
-from assistant.memory.types import Action, Candidate, Change, Kind, Memory, Status, Turn
+from assistant.memory.types import Action, Candidate, Category, Change, Kind, Memory, Status, Turn
 
 # Near-duplicates by rescaled similarity: above this a candidate repeats a memory.
 DUPLICATE_SIMILARITY = 0.9
@@ -152,6 +152,13 @@ class UpdateDecision:
                     taken.add(memory.id)
         said = candidate.evidence or candidate.content
         taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
+        if ENDED.search(said) and not TENTATIVE.search(said):
+            # "黄山不去了", "tough mudder's off sadly": the plan that named the same thing is off
+            terms = {t for t in value_terms(ENDED.sub(" ", said)) if len(t) >= 3 or not t.isascii()}
+            for memory in store.upcoming(at - 86400, at + 400 * 86400, limit=30):
+                if memory.id not in taken and memory.created_at < at and terms & set(tokens(memory.content)):
+                    replaced.append(memory)
+                    taken.add(memory.id)
         if SINGLE.search(said):
             # "been single since feb": whoever was the partner is no longer
             for memory in store.active_by_topics(["user.family"]) + store.active_by_slot_prefix("user.family"):
@@ -172,8 +179,10 @@ class UpdateDecision:
         if replaced:
             taken = {m.id for m in replaced} | set(keep)
             topics = {m.topic for m in replaced if m.topic}
+            days = {m.event_at for m in replaced if m.category is Category.GOAL}  # a plan's other parts
             for memory in store.siblings(replaced):
-                if memory.id not in taken and memory.topic in topics and memory.created_at != at:
+                same_plan = memory.category is Category.GOAL and memory.event_at in days
+                if memory.id not in taken and (memory.topic in topics or same_plan) and memory.created_at != at:
                     replaced.append(memory)
                     taken.add(memory.id)
         # A fact and the episode it was distilled from go together, either way (a stale episode

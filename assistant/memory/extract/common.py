@@ -178,9 +178,9 @@ def printable(text: str) -> str:
 
 def clean(value: str) -> str:
     """Trim spaces, punctuation and Chinese sentence particles from a captured value."""
-    value = value.strip(_PUNCT)
+    value = value.strip(_PUNCT).strip()  # str.strip() also takes U+2028 and other Unicode spaces
     value = re.sub(r"(?:了|的|啊|呀|哦|呢|吧|哈|啦|嘛|喔|噢)+$", "", value)
-    return value.strip(_PUNCT)
+    return value.strip(_PUNCT).strip()
 
 
 def make(

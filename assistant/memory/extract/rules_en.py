@@ -488,6 +488,8 @@ def _likes(s: Sentence, now: datetime) -> Iterator[Candidate]:
     m = re.search(r"(?i:\bmy\s+favou?rite\s+(\w+(?:\s\w+)?)\s+is\s+)(.{1,40}?)\s*$", t)
     if m:
         what, thing = m.group(1).lower(), clean(m.group(2))
+        if not thing:
+            return
         key = slot_key(what)
         yield make(s, f"User's favorite {what} is {thing}.", Category.PREFERENCE,
                    slot=f"user.favorite.{key}" if key else None, value=thing, entities=[thing])

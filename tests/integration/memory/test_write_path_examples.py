@@ -78,6 +78,38 @@ def test_a_forget_request_leaves_no_trace_of_the_name(profile: Profile, clock: M
     assert profile.service.index.count() == profile.store.count()  # nothing left in the index either
 
 
+@pytest.mark.parametrize(
+    ("plan", "cancelled", "query"),
+    [
+        ("下周六约了小周去爬黄山，要不要在山上住一晚", "黄山不去了，台风要来", "这周六有啥安排来着"),
+        ("signed up for tough mudder on aug 8 with my brother dan", "tough mudder's off sadly, dan hurt his knee", "what am I training for this summer?"),
+    ],
+)
+def test_a_cancelled_plan_is_no_longer_recalled(profile: Profile, clock: ManualClock, plan: str, cancelled: str, query: str) -> None:
+    say(profile, clock, plan)
+    clock.advance(timedelta(days=1))
+    say(profile, clock, cancelled)
+    block = prompt(profile, clock, query)
+    assert "黄山（" not in block and "住一晚" not in block and "signed up" not in block
+    assert any(m.content.startswith(plan[:6]) for m in profile.store.list(status=Status.SUPERSEDED))  # history keeps it
+
+
+@pytest.mark.parametrize(
+    ("question", "thing"),
+    [
+        ("quick q - is it bad to put the cheapest petrol in my 2014 prius?", "2014 prius"),
+        ("how do I get my cat Biscuit to stop scratching the sofa?", "Biscuit"),
+        ("我这台 MacBook Air M2 装 Windows 游戏能跑吗？", "MacBook Air M2"),
+        ("是不是我那把雅马哈 FG800 弦距太高了", "雅马哈 FG800"),
+        ("我家猫（叫团子）最近掉毛厉害怎么办", "团子"),
+        ("whats a good stretch for runners — training for Boston in April", "Boston"),
+    ],
+)
+def test_what_a_question_says_of_the_user_is_kept(profile: Profile, clock: ManualClock, question: str, thing: str) -> None:
+    say(profile, clock, question)
+    assert thing in contents(profile)
+
+
 def test_small_talk_is_not_kept(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "谢谢你昨天陪我聊天，晚安啦", "lol ok thanks, good night!", "哈哈哈哈笑死我了")
     assert profile.store.count(status=None) == 0

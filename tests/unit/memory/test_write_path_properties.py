@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from assistant.chat.history import ConversationStore
@@ -94,6 +94,8 @@ def _stored_cleanly(writer: MemoryWriter, memory_id: int) -> None:
 
 @SETTINGS
 @given(text=MESSAGE)
+@example(text="I love \u2028")  # a Unicode line separator as the whole value: no value, no rule
+@example(text="my favorite food is \u2028")
 def test_any_message_goes_through_the_write_path_and_is_stored_clean(
     writer: MemoryWriter, text: str
 ) -> None:
