@@ -19,7 +19,7 @@ import numpy as np
 from assistant.memory.clauses import Clause
 from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
-from assistant.memory.noise import DAY_STORY, NoiseFilter, Verdict, strip_remember
+from assistant.memory.noise import DAY_STORY, DURABLE, PIVOT, NoiseFilter, Verdict, strip_remember
 from assistant.memory.timewords import PLAN_WORDS, future_date, month_span
 from assistant.memory.topics import (
     BY_SLOT,
@@ -206,6 +206,7 @@ class EpisodeCapture:
         imagined: set[int] = set()  # sentences that began with a condition ("我要是中了五百万，立马辞职…")
         spans: dict[int, Span] = {}  # sentence -> the day ahead its first dated clause names
         day_story = bool(clauses) and DAY_STORY.search(" ".join(c.text for c in clauses[:2])) is not None
+        pivot = next((c.start for c in clauses if PIVOT.search(c.text)), None)
         joking = {c.sentence for j, c in enumerate(clauses) if (j == 0 or clauses[j - 1].sentence != c.sentence) and _LAUGH.match(c.text)}
         for i, (clause, body) in enumerate(zip(clauses, bodies, strict=True)):
             vector = None if vectors is None else vectors[i]
@@ -232,8 +233,12 @@ class EpisodeCapture:
             verdict = self.noise.judge(
                 body, vector, topic, user_subject=subject_is_user, implied_subject=implied,
                 continues=implied and kept_sentence == clause.sentence,
-                day_story=(day_story or clause.sentence in joking) and span is None,
+                day_story=(day_story or clause.sentence in joking) and span is None and pivot is None,
             )
+            if pivot is not None and clause.start < pivot and span is None and verdict.keep and not DURABLE.search(body):
+                verdict = Verdict(False, "the day's story, before what the user called the real news")
+            elif verdict.keep and PIVOT.search(body) and len(re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]", PIVOT.sub(" ", body))) <= 2:
+                verdict = Verdict(False, "a lead-in ('work stuff:', '说正事：')")
             if verdict.reason == "hypothetical":
                 imagined.add(clause.sentence)
             elif clause.sentence in imagined and verdict.keep:

@@ -84,6 +84,14 @@ DAY_STORY = re.compile(
     r"|\b(?:saw|watched|watching) (?:a|this) (?:video|clip|tiktok|reel|post)\b|刷到|刚看到|看到个视频|看了个视频|抖音上|小红书上看到"
     r"|今天(?:真是|真|好|太|超)?(?:累|烦|忙|倒霉|郁闷|崩溃|离谱|无语|糟糕|惨)|今天.{0,8}(?:了一下午|了一天|了一上午|了一晚上)|累死了|烦死了|气死了|倒霉"
 )
+# "… spilled my flat white. anyway BIG NEWS: I got the promotion", "…一勺肉抖得只剩两块。正经事：我是武大
+# 计算机的": the user says where the day's story ends and what matters begins.
+PIVOT = re.compile(
+    r"(?i)\b(?:big|real|actual|good|important|serious|main|work|life|house|family)\s+(?:news|stuff|things?|bits?|update)"
+    r"(?:\s+(?:tho|though|first|now))?\s*(?:[:!]|\s[-–—]\s|$)"
+    r"|\b(?:on a (?:serious|real|more serious) note|but seriously|seriously though|anyway,? the (?:real|main|big) (?:news|thing))\b"
+    r"|说正事|说点正事|正经事|说回正题|言归正传|讲正事|正事[是：:]"
+)
 _ZH_ASK = re.compile(r"(?:吗|么|嘛|呢)(?=\s+[A-Za-z0-9])")
 # "好嘞 我去看看", "ok I'll try that": the user answering the assistant, not telling it anything.
 _TRY_IT = re.compile(
@@ -236,4 +244,4 @@ class NoiseFilter:
         return Verdict(keep, f"score {score:.2f}" + ("" if keep else " (below threshold)"), score)
 
 
-__all__ = ["DAY_STORY", "GREETING", "MOOD", "REQUEST", "NoiseFilter", "Verdict", "strip_remember"]
+__all__ = ["DAY_STORY", "GREETING", "MOOD", "PIVOT", "REQUEST", "NoiseFilter", "Verdict", "strip_remember"]

@@ -58,3 +58,19 @@ def test_a_day_story_is_not_kept(embedder: SentenceTransformerEmbedder) -> None:
 def test_core_topics_last(embedder: SentenceTransformerEmbedder) -> None:
     (episode,) = capture(embedder, "我对海鲜过敏")
     assert episode.candidate is not None and episode.candidate.importance >= 4
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "dropped"),
+    [
+        ("ok so today was INSANE. then I spilled my flat white all over some guy's suede loafers. anyway BIG NEWS: I got the promotion!!!",
+         "I got the promotion", "suede"),
+        ("室友打呼噜跟打雷一样，我戴了耳塞都没用。正经事：我是武大计算机的，大三，在准备考研", "考研", "耳塞"),
+        ("the vending machine ate my pound coin, someone brought their dog Kevin in. work stuff: we're moving desks to the 4th floor next monday",
+         "4th floor", "Kevin"),
+    ],
+)
+def test_what_comes_before_the_real_news_is_the_days_story(embedder: SentenceTransformerEmbedder, text: str, kept: str, dropped: str) -> None:
+    bodies = " | ".join(e.body for e in capture(embedder, text))
+    assert kept in bodies and dropped not in bodies
+    assert "work stuff" not in bodies and "正经事" not in bodies and "BIG NEWS" not in bodies
