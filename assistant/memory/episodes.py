@@ -36,10 +36,11 @@ from assistant.memory.types import Candidate, Category, Kind, Source
 MAX_EPISODE_CHARS = 600  # a longer clause is pasted material, not something said about oneself
 _EXPLICIT = re.compile(r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also)[\s,]+)*(?:remember|don't forget|keep in mind|note that)\b|^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下|别忘了)")
 # The least importance of an episode of each topic (lifecycle: an importance-3 memory nobody
-# uses fades over months, a 1 in weeks).
+# uses fades in about three months, a 4 in six, a 1 in weeks). Who the user is — their
+# people and pets, where they live, work and study — lasts like their health does.
 TOPIC_IMPORTANCE = {
-    "user.allergy": 4, "user.health": 4, "user.diet": 4, "user.family": 3, "user.pet": 3, "user.city": 3,
-    "user.job": 3, "user.school": 3, "user.reply_style": 4, "user.vehicle": 3, "user.device.phone": 2,
+    "user.allergy": 4, "user.health": 4, "user.diet": 4, "user.family": 4, "user.pet": 4, "user.city": 4,
+    "user.job": 4, "user.school": 4, "user.reply_style": 4, "user.vehicle": 3, "user.device.phone": 2,
     "user.device.computer": 2, "user.likes": 2, "user.plan": 3, "user.finance": 3,
 }
 # A dated statement of these topics is a change that lasts (a new job, a move, a new school).
