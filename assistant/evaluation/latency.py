@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -263,8 +263,9 @@ def _write_path_ms(service: Any, now: datetime, count: int) -> dict[str, float]:
     times: list[float] = []
     for i in range(count):
         text = _MESSAGES[i % len(_MESSAGES)] + ("" if i < len(_MESSAGES) else f" ({i})")
+        at = now + timedelta(minutes=i + 1)  # one message a minute, as a chat would send them
         t0 = time.perf_counter()
-        writer.remember([Turn("user", text, now)], now)
+        writer.remember([Turn("user", text, at)], at)
         times.append((time.perf_counter() - t0) * 1000)
     return percentiles(times)
 

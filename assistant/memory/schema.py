@@ -150,4 +150,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS memories_source_message ON memories(source_message_id)
         WHERE source_message_id IS NOT NULL;
     """,
+    # 5: the read path's profile route asks for the next few plans on every personal request;
+    # without this index that scanned every row in date order (1.3 ms a query at 10k).
+    """
+    CREATE INDEX IF NOT EXISTS memories_plans ON memories(profile_id, event_at)
+        WHERE category = 'goal' AND status = 'active';
+    """,
 ]

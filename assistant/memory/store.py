@@ -463,11 +463,13 @@ class MemoryStore:
             return []
         marks = ",".join("?" * len(topics))
         if main_only:
-            where = f"topic IN ({marks})"
+            where = f"profile_id = ? AND topic IN ({marks})"
         else:
-            where = f"id IN (SELECT memory_id FROM memory_topics WHERE topic IN ({marks}))"
+            # `+profile_id`: found through the topic table, not by walking the profile's rows in
+            # date order (which SQLite picked for the ORDER BY: 0.8 ms a query at 10k)
+            where = f"+profile_id = ? AND id IN (SELECT memory_id FROM memory_topics WHERE topic IN ({marks}))"
         rows = self.db.query(
-            f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND {where} AND +status = 'active'"
+            f"SELECT {_COLUMNS} FROM memories WHERE {where} AND +status = 'active'"
             " ORDER BY event_at DESC, id DESC LIMIT ?",
             (self.profile_id, *topics, limit),
         )
@@ -494,7 +496,9 @@ class MemoryStore:
             marks = ",".join("?" * len(instants))
             found += [_row_to_memory(r) for r in self.db.query(
                 f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND source_message_id IS NULL"
-                f" AND created_at IN ({marks}) AND status = 'active'",
+                # one message gives a few memories; an import or a bulk add shares its instant
+                # with thousands, and those are no message's siblings
+                f" AND created_at IN ({marks}) AND status = 'active' LIMIT 64",
                 (self.profile_id, *instants),
             )]
         return found
