@@ -72,7 +72,12 @@ def build(
         _leave_a_core_for_the_gui()
         from assistant.app import open_profile as open_default
 
-        return open_default(warn=bridge.on_warning, index_in_child=True)
+        return open_default(
+            warn=bridge.on_warning,
+            index_in_child=True,
+            # a repair after a crash can take minutes on a large profile: the window shows it
+            progress=lambda what, done, total: core.repairing.emit(what, done, total),
+        )
 
     core = Core(
         runner,
@@ -183,8 +188,9 @@ def run(*, timing: bool = False, started: float | None = None) -> int:
     wake.stop()
     if server is not None:
         server.close()
-    if core.profile is not None:
-        core.profile.close()
+    profile = core.profile if core.profile is not None else core.opening
+    if profile is not None:  # also when the window closed while the profile was opening
+        profile.close()
     return int(code)
 
 

@@ -76,6 +76,8 @@ class Core(QObject):
     engine_replaced = Signal()
     scheduler_attached = Signal()
     last_maintenance = Signal(object)  # epoch seconds of the last complete run, or None
+    # a start-up repair (after a crash, of a damaged index): what, done, total; from a worker
+    repairing = Signal(str, int, int)
 
     def __init__(
         self,
@@ -91,6 +93,9 @@ class Core(QObject):
         self.runner = runner
         self.bridge = bridge
         self._open_profile = open_profile
+        # the profile as soon as the worker opened it: a window closed (or SIGTERM) while the
+        # rest was still opening gets no result, and must still close it at exit
+        self.opening: Any = None
         self._make_backend = make_backend
         self._make_engine = make_engine
         self.profile: Any = None
@@ -145,7 +150,7 @@ class Core(QObject):
         """Open everything on a worker; `opened` then embedding-model loading follow."""
 
         def open_all() -> tuple[Any, Any, Any, dict[int, Any]]:
-            profile = self._open_profile()
+            profile = self.opening = self._open_profile()
             backend = self._make_backend(profile.settings)
             engine = self._make_engine(profile, backend)
             if engine is not None:

@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         core.opened.connect(self._on_opened)
         core.open_failed.connect(self._on_open_failed)
         core.embedder_state.connect(self._on_embedder)
+        core.repairing.connect(self._on_repairing)
         core.reset.connect(self._on_reset)
         core.engine_replaced.connect(self.chat.reload_sessions)
         core.scheduler_attached.connect(self._on_scheduler)
@@ -147,6 +148,18 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(chat_title)
 
     # -- start-up ----------------------------------------------------------------------
+
+    def _on_repairing(self, what: str, done: int, total: int) -> None:
+        """A start-up repair's progress, in the status bar until it is done."""
+        texts = {
+            "indexing memories": tr("Repairing after an unclean exit: indexing memories"),
+            "rebuilding the search index": tr("Repairing the damaged search index"),
+        }
+        text = texts.get(what, tr("Repairing the memory store"))
+        if done >= total:
+            self.status.showMessage(tr("Repair finished: {count} memories checked").format(count=total), 8000)
+        else:
+            self.status.showMessage(f"{text} {done}/{total}…")
 
     def _on_opened(self) -> None:
         settings = self.core.settings

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -78,3 +79,26 @@ def test_gui_without_display_prints_a_message(tmp_path: Path) -> None:
     out = done.stdout + done.stderr
     assert "no display" in out and "QT_QPA_PLATFORM=offscreen" in out
     assert "Aborted" not in out and "core dumped" not in out
+
+
+def test_sigterm_while_the_profile_opens_closes_it_cleanly(tmp_path: Path) -> None:
+    """A logout while the window is still opening the profile is no crash: the next start
+    finds no unclean-exit marker (and runs no repair)."""
+    env = dict(os.environ, MNEMO_DATA_DIR=str(tmp_path), QT_QPA_PLATFORM="offscreen", OLLAMA_HOST="http://127.0.0.1:9")
+    app = subprocess.Popen(
+        [sys.executable, "-m", "assistant", "gui", "--timing"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert app.stdout is not None
+        for line in app.stdout:  # the window is up; the profile opens on a worker for seconds
+            if "window visible" in line:
+                break
+        app.send_signal(signal.SIGTERM)
+        out, _ = app.communicate(timeout=120)
+    finally:
+        if app.poll() is None:
+            app.kill()
+    assert app.returncode == 0, out
+    assert not (tmp_path / "profiles" / "default" / ".running").exists(), "SIGTERM while opening was taken for a crash"
+    assert "Traceback" not in out
