@@ -40,12 +40,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check assistant ui tests benchmarks packaging
 	$(BIN)/mypy
 
+# LoCoMo's data is not in the repository (CC BY-NC): get data/locomo10.json from
+# https://github.com/snap-research/locomo and run `make bench LOCOMO=path/to/locomo10.json`.
+LOCOMO ?= locomo10.json
+
 eval: $(STAMP)
 	$(BIN)/mnemo eval --dataset tests/scenarios/dev.jsonl --json bench-out/eval.json
 
 bench: $(STAMP)
 	$(BIN)/mnemo bench latency --json bench-out/latency.json
-	$(BIN)/mnemo bench locomo --data ../shared/data/locomo/locomo10.json --json bench-out/locomo.json
+	$(BIN)/mnemo bench locomo --data $(LOCOMO) --json bench-out/locomo.json
 
 screenshots: $(STAMP)
 	bash packaging/screenshots.sh
