@@ -150,7 +150,10 @@ def _lead_statement(clause: Clause) -> list[Clause]:
     ]
 
 
-_REQUEST_TAIL = re.compile(r"(?i)[,，;；]\s*(?:anyway\s+)?(?:can|could|would) you\b|[,，]\s*(?:any|some) (?:ideas|tips|recs|suggestions)\b")
+_REQUEST_TAIL = re.compile(
+    r"(?i)[,，;；]\s*(?:anyway\s+)?(?:can|could|would) you\b|[,，]\s*(?:any|some) (?:ideas|tips|recs|suggestions)\b"
+    r"|[,，;；]\s*(?:pls\s+|please\s+)?(?:give me|tell me|show me|suggest|recommend|help me)\b"  # "bored, give me some hobby ideas"
+)
 
 
 # A thing of the user's named inside a question or a request ("how do I turn off the display on

@@ -484,7 +484,17 @@ _CLAUSE_SPLIT_RE = re.compile(r"[。！？!?\n；;]|(?<=[a-z])\.\s")
 
 _RETRACTION = re.compile(r"(?i)^(?:jk|j/k|just kidding|kidding|lol jk|haha jk|not really|开玩笑(?:的|呢|啦)?|逗你(?:的|玩)|骗你的|瞎说的)\b|^(?:开玩笑|逗你|骗你|瞎说)")
 _RETRACTION_TAIL = re.compile(r"(?i)[\s😂🤣]+(?:jk(?:\s+jk)*|just kidding|开玩笑的(?:哈|啦)?)\W*$")
-_QUOTED = re.compile(r'"[^"\n]{20,}"|“[^”]{20,}”|「[^」]{20,}」|『[^』]{20,}』')
+_QUOTED = re.compile(r'"[^"\n]{20,}"|“[^”]{20,}”|「[^」]{20,}」|『[^』]{20,}』|‘[^’\n]{20,}’')
+# 'Single quotes', opened after a space or a colon and closed before one (an apostrophe between
+# letters, "I've", stays inside), hold someone else's words only when the message says whose:
+# "翻译一下，是帮我表哥改简历用的：'本人张伟…'", "what does this lyric mean: '…'". A draft of the
+# user's own ("make this sound less awkward: 'hi all, bbq at mine sat 13th'") is theirs.
+_SINGLE_QUOTED = re.compile(r"(?<![^\s:：(（,，])'(?:[^'\n]|(?<=[A-Za-z])'(?=[A-Za-z])){20,}'(?![A-Za-z0-9])")
+_SOMEONE_ELSES = re.compile(
+    r"(?i)\b(?:lyrics?|song|poem|quote|article|post|review|tweet|email|e-mail|letter|message|text|sms|cv|resume|essay)\b"
+    r"|\b(?:from|by|of) (?:my|his|her|their|our) \w+|\b(?:translate|translation)\b"
+    r"|歌词|诗|短信|邮件|信里|文章|帖子|评论|简历|论文|翻译|(?:帮|给|替)(?:我)?(?:朋友|同事|表哥|表姐|表弟|表妹|堂哥|堂姐|哥|姐|弟|妹|爸|妈|老板|同学)"
+)
 
 
 # A pasted letter, email or chat: from its first header or greeting line on, it is not the user.
@@ -495,8 +505,8 @@ _PASTED_START = re.compile(
 )
 # Role-play and make-believe: what is said inside it is not about the user.
 _PRETEND = re.compile(
-    r"(?i)\b(?:let'?s play (?:a game|pretend)|let'?s pretend|role-?play|pretend (?:you'?re|you are|i'?m|i am|we'?re)|imagine (?:you'?re|i'?m)|in character)\b"
-    r"|(?:我们)?来玩个(?:游戏|角色扮演)|角色扮演|假装你是|假装我是|你来演|你扮演"
+    r"(?i)\b(?:let'?s play (?:a game|pretend)|let'?s pretend|role[- ]?play|pretend (?:you'?re|you are|i'?m|i am|we'?re)|imagine (?:you'?re|i'?m)|in character)\b"
+    r"|(?:我们)?(?:来)?玩个(?:游戏|角色扮演)|角色扮演|假装你是|假装我是|你来演|你演一?个|我演一?个|(?:我|你)来?扮演(?!着)"
 )
 
 
@@ -507,6 +517,7 @@ def _not_the_users(text: str, clauses: list[Clause]) -> set[int]:
     if _PRETEND.search(text):
         return {c.start for c in clauses}
     quoted = [m.span() for m in _QUOTED.finditer(text)]
+    quoted += [m.span() for m in _SINGLE_QUOTED.finditer(text) if _SOMEONE_ELSES.search(text, max(0, m.start() - 80), m.start())]
     pasted = _PASTED_START.search(text)
     if pasted is not None and (pasted.start() > 0 and "\n" in text[: pasted.start()] or text.count("\n") >= 2):
         quoted.append((pasted.start(), len(text)))

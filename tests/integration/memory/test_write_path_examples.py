@@ -148,3 +148,22 @@ def test_a_sensitive_value_named_by_its_key_word_never_reaches_disk(
     assert scan_sensitive(profile.dir, [value]) == []  # the database, its journal, the index
     (item,) = profile.vault.items()
     assert profile.vault.get(item.id).strip() == value  # and an explicit reveal gives it back
+
+
+@pytest.mark.parametrize(
+    ("message", "not_kept"),
+    [
+        ("帮我把这段翻译成英文，是帮我表哥改简历用的：'本人张伟，男，35 岁，毕业于清华大学计算机系，现任某互联网公司 CTO。'", "清华"),
+        ("what does this lyric mean: 'I've been living in a lonely house in Paris, married to my work, forty and broke'", "Paris"),
+        ("lets do a role play! you're a grumpy barista and I'm Captain Redbeard, a pirate who's allergic to the sea", "Redbeard"),
+        ("我们玩个游戏吧！你演一个算命先生，我演一个刚中了五百万彩票的屠夫，住在东北的小村子里", "东北"),
+    ],
+)
+def test_quoted_material_and_role_play_are_not_the_user(profile: Profile, clock: ManualClock, message: str, not_kept: str) -> None:
+    say(profile, clock, message)
+    assert not_kept not in contents(profile, None)
+
+
+def test_a_draft_of_the_users_own_in_quotes_is_theirs(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "can you make this sound less awkward: 'hi all, bbq at mine sat 13th from 2pm, bring a chair if u have one'")
+    assert "bbq" in contents(profile)
