@@ -41,6 +41,9 @@ _EN_CUT = re.compile(
     rf"(?i)\s*(?:[,;:]|\s[-–—])\s*(?:(?:and|but|so|plus|also|because|cause|cuz|since|though|although|while)\s+)?(?={_EN_SUBJECT})"
     # "whats a good stretch — training for Boston in April": a spaced dash starts a new thought
     r"|\s+[–—]+\s+|\s+-\s+(?=[A-Za-z])"
+    # "can you make this sound less awkward: 'hi all, bbq at mine sat 13th'": what is quoted
+    # after a request is a text of its own
+    r"|\s*:\s*(?=['\"“‘])"
     rf"|\s+(?:and|but|so|plus|because|cause|cuz|since|though|although|while|whereas)\s+(?={_EN_SUBJECT})"
     rf"|\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?={EN_PREDICATE})"
     # ", so please …", ", anyway can you …": what follows is addressed to the assistant
