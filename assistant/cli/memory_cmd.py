@@ -21,9 +21,7 @@ from assistant.cli.common import (
 )
 from assistant.clock import iso
 from assistant.errors import InputError
-from assistant.memory.api import Details
-from assistant.memory.inject import block_language, render_block
-from assistant.memory.transfer import PassphraseNeeded
+from assistant.memory.api import Details, PassphraseNeeded
 from assistant.memory.types import Category, Hit, Memory, Status, Turn
 
 
@@ -70,9 +68,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     query = read_text_arg(args.query)
     with profile_from_env() as profile:
         now = profile.clock.now()
-        hits = profile.memories.search(query, now, k=args.k)
-        lang = block_language(query, profile.settings.language)
-        block, _ids = render_block(hits, lang=lang, token_budget=profile.settings.recall_token_budget, tz=now.tzinfo)
+        hits, block = profile.memories.injected(query, now, k=args.k)
         if args.json:
             print_json({"query": query, "injected": [_hit_dict(h) for h in hits], "block": block})
         elif not hits:

@@ -31,13 +31,22 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from assistant.clock import Clock, to_ts
+from assistant.config import Settings
 from assistant.errors import InputError, NotFoundError
 from assistant.memory.embedder import Embedder
+from assistant.memory.inject import block_language, render_block
 from assistant.memory.listing import MemoryQuery, Page, fetch_page
 from assistant.memory.recall import Recaller
 from assistant.memory.service import MemoryService, Progress, ReconcileReport
 from assistant.memory.store import MemoryStore, NewMemory
-from assistant.memory.transfer import ImportReport, export_memories, import_memories
+from assistant.memory.transfer import (
+    ImportReport,
+    PassphraseNeeded,
+    WrongPassphrase,
+    export_memories,
+    import_memories,
+)
+from assistant.memory.transfer_seal import MIN_PASSPHRASE
 from assistant.memory.types import (
     Action,
     Candidate,
@@ -54,9 +63,10 @@ from assistant.memory.write import MemoryWriter, WriteResult
 
 log = logging.getLogger("mnemo.memory")
 
-__all__ = [
-    "Details", "ForgetMeReport", "ForgetPlan", "ImportReport", "MemoryChange", "MemoryQuery",
-    "Memories", "OriginMessage", "Page", "Unsubscribe", "VaultItem", "WriteResult",
+__all__ = [  # with the record types of memory/types.py, all a front end needs
+    "MIN_PASSPHRASE", "Details", "ForgetMeReport", "ForgetPlan", "ImportReport", "MemoryChange",
+    "MemoryQuery", "Memories", "OriginMessage", "Page", "PassphraseNeeded", "Unsubscribe",
+    "VaultItem", "WriteResult", "WrongPassphrase",
 ]
 
 
@@ -122,6 +132,7 @@ class MemoryParts(Protocol):
 
     name: str
     clock: Clock
+    settings: Settings
     store: MemoryStore
     service: MemoryService
     writer: MemoryWriter
@@ -433,6 +444,14 @@ class Memories:
         seen = {m.id for m in pinned}
         return pinned + [h.memory for h in hits if h.memory.id not in seen]
 
+    def injected(self, query: str, now: datetime, k: int | None = None) -> tuple[builtins.list[Hit], str]:
+        """What a question would put in the prompt: the hits and the memory block's text."""
+        hits = self.search(query, now, k)
+        settings = self._parts.settings
+        block, _ids = render_block(hits, lang=block_language(query, settings.language),
+                                   token_budget=settings.recall_token_budget, tz=now.tzinfo)
+        return hits, block
+
     def details(self, memory_id: int) -> Details:
         store = self._store
         memory = store.get(memory_id)
@@ -460,9 +479,10 @@ class Memories:
 
 
 def _changed_ids(changes: Iterable[Change]) -> list[int | None]:
-    """The memories a write path's changes touched: the stored, the deleted and the replaced."""
+    """The memories a write path's changes touched: the stored, the bumped (a repeated fact
+    is refreshed), the deleted and the replaced."""
     ids: list[int | None] = []
     for change in changes:
-        if change.action in (Action.ADD, Action.UPDATE, Action.DELETE):
+        if change.action is not Action.DROPPED:
             ids += [change.memory_id, change.replaced_id]
     return ids

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from assistant.memory.api import Details
+from assistant.memory.api import Details, PassphraseNeeded, WrongPassphrase
 from assistant.memory.types import Category, Status
 from ui.dialogs import confirm, error_message, inform
 from ui.display import friendly
@@ -474,8 +474,6 @@ class MemoryPanel(QWidget):
         self, path: Path, *, passphrase: str | None = None, skip_sensitive: bool = False
     ) -> None:
         """Import `path`; an export whose vault values are sealed asks for its passphrase."""
-        from assistant.memory.transfer import PassphraseNeeded, WrongPassphrase
-
         relay = ProgressRelay(self)
         self.progress = dialog = progress_dialog(self, tr("Importing memories…"), relay)
         memories = self._core.profile.memories
