@@ -23,8 +23,7 @@ from __future__ import annotations
 import builtins
 import logging
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -154,8 +153,8 @@ class Memories:
 
     def __init__(self, parts: MemoryParts) -> None:
         self._parts = parts
-        # Re-entrant: a command's listener, or the engine inside its own locked section
-        # (`locked()`), may call another command on the same thread.
+        # Re-entrant: the chat engine holds it around a chat's deletion and calls a command
+        # inside; a listener may call a command on the same thread.
         self.lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._listeners_lock = threading.Lock()
@@ -183,12 +182,6 @@ class Memories:
                 listener(change)
             except Exception:  # noqa: BLE001 - one broken listener must not undo a committed write
                 log.exception("a memory change listener failed")
-
-    @contextmanager
-    def locked(self) -> Iterator[None]:
-        """Hold the write lock across several calls (the chat engine's extraction batch)."""
-        with self.lock:
-            yield
 
     # -- the parts, read at each call (forget-me replaces them) ------------------------
 
@@ -280,7 +273,6 @@ class Memories:
         """Take memories out of the review queue, as they are."""
         with self.lock:
             for memory_id in memory_ids:
-                self._store.get(memory_id)  # NotFoundError for a memory deleted meanwhile
                 self._store.set_review(memory_id, False, self.now())
         self._emit("accept", memory_ids)
 
