@@ -187,6 +187,18 @@ def test_import_export_reindex_and_the_vault(profile: Profile, memories: Memorie
     assert memories.reveal(items[0].id).replace(" ", "") == "4111111111111111"
     memories.delete_vault_items([items[0].id])
     assert memories.vault_items() == [] and events.take() == []
+    memories.checkpoint()
+    assert events.take() == []
+
+
+def test_the_prompt_gets_pinned_memories_first(profile: Profile, memories: Memories) -> None:
+    now = profile.clock.now()
+    tea = memories.add("I like green tea", Category.PREFERENCE)
+    pinned = memories.add("I am vegetarian", Category.PREFERENCE, pinned=True)
+    recalled = memories.recall("what tea should I buy?", now)
+    assert [m.id for m in recalled[:2]] == [pinned.id, tea.id]
+    hits, block = memories.injected("what tea should I buy?", now)
+    assert [h.memory.id for h in hits] == [tea.id] and "green tea" in block
 
 
 def test_details_give_history_replaced_memories_and_the_source_message(
