@@ -396,7 +396,7 @@ class MainWindow(QMainWindow):
         old = dataclasses.replace(settings)
         for field in dataclasses.fields(settings):
             setattr(settings, field.name, getattr(new, field.name))
-        self.core.profile.recaller.options = recall_options(settings)
+        self.core.profile.memories.set_recall_options(recall_options(settings))
         self._save_settings()
         set_language(settings.language)
         theme.apply(settings.theme)

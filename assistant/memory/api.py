@@ -35,7 +35,7 @@ from assistant.errors import InputError, NotFoundError
 from assistant.memory.embedder import Embedder
 from assistant.memory.inject import block_language, render_block
 from assistant.memory.listing import MemoryQuery, Page, fetch_page
-from assistant.memory.recall import Recaller
+from assistant.memory.recall import Recaller, RecallOptions
 from assistant.memory.service import MemoryService, Progress, ReconcileReport
 from assistant.memory.store import MemoryStore, NewMemory
 from assistant.memory.transfer import (
@@ -384,6 +384,10 @@ class Memories:
                     self._vault.delete(vault_id)
                 except NotFoundError:
                     pass
+
+    def set_recall_options(self, options: RecallOptions) -> None:
+        """Use new recall settings (k, threshold, weights) from the next question on."""
+        self._parts.recaller.options = options
 
     def checkpoint(self) -> None:
         """Fold the database's write-ahead log in, so deleted text leaves it now (the CLI,
