@@ -13,7 +13,6 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from filelock import FileLock, Timeout
@@ -22,6 +21,7 @@ from assistant.clock import Clock, SystemClock, to_ts
 from assistant.config import Settings, check_profile_name, data_dir, load_settings, profile_name
 from assistant.errors import MnemoError, ProfileLockedError, StorageError
 from assistant.memory import forget_intent
+from assistant.memory.api import ForgetMeReport, Memories
 from assistant.memory.db import Database
 from assistant.memory.embedder import Embedder, SentenceTransformerEmbedder
 from assistant.memory.forget import (
@@ -84,14 +84,6 @@ def index_factory(*, in_child: bool) -> IndexFactory:
     return ChromaIndex
 
 
-@dataclass
-class ForgetMeReport:
-    seconds: float
-    memories: int
-    messages: int
-    files_removed: int
-
-
 class Profile:
     """Everything of one profile, open and wired. Close it (or use `with`) when done.
 
@@ -134,6 +126,9 @@ class Profile:
         self.on_forget_step: Callable[[str], None] | None = None  # tests kill forget-me here
         self._progress = progress
         self._open_now = False
+        # The one way in to the memories, for the profile's whole life: forget-me replaces
+        # the parts behind it, not this object (see memory/api.py).
+        self.memories = Memories(self)
         try:
             self.dir.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -322,7 +317,12 @@ class Profile:
         self.close()
 
     def forget_me(self) -> ForgetMeReport:
-        """Erase everything of this profile and reopen it empty (the app keeps running).
+        """Erase everything of this profile and reopen it empty: `Memories.forget_me`, which
+        holds the write lock throughout and tells the listeners."""
+        return self.memories.forget_me()
+
+    def erase_and_reopen(self) -> ForgetMeReport:
+        """Forget-me's work, under `Memories.lock` (call `forget_me`, not this).
 
         An intent is recorded first (memory/forget_intent.py): from then on the erase
         completes, here or, after a crash, at the next start. Then the data key is destroyed

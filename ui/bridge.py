@@ -20,8 +20,8 @@ log = logging.getLogger("mnemo.ui")
 
 class CoreBridge(QObject):
     token = Signal(int, str)  # turn number, text piece
-    memory_changed = Signal(object)  # list[Change] from extraction, forget, undo
-    memories_touched = Signal()  # any memory row changed (edit, delete, import…)
+    memory_changed = Signal(object)  # list[Change] of a chat turn, for the chat's notice
+    memories_touched = Signal(object)  # a MemoryChange: any command of `Memories` (the panel refreshes)
     warning = Signal(str)  # user-visible warning from the core (model fallback, key file)
     error = Signal(object)  # a MnemoError nobody else handled
     bug = Signal(str)  # an unexpected exception: a short description for the user
@@ -32,8 +32,8 @@ class CoreBridge(QObject):
     def on_memory_changed(self, changes: list[Any]) -> None:
         self.memory_changed.emit(list(changes))
 
-    def on_store_changed(self) -> None:
-        self.memories_touched.emit()
+    def on_memories_changed(self, change: Any) -> None:
+        self.memories_touched.emit(change)
 
     def on_warning(self, text: str) -> None:
         self.warning.emit(text)

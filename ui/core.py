@@ -45,7 +45,7 @@ def vault_entries_of(profile: Any) -> dict[int, Any]:
     text can word its vault references (`ui.display`). Runs on a worker."""
     from ui.display import VaultEntry
 
-    return {item.id: VaultEntry(item.kind, item.masked) for item in profile.vault.items()}
+    return {item.id: VaultEntry(item.kind, item.masked) for item in profile.memories.vault_items()}
 
 
 def settle_heap() -> None:
@@ -162,7 +162,8 @@ class Core(QObject):
     def _on_open(self, parts: tuple[Any, Any, Any, dict[int, Any]]) -> None:
         self.profile, self.backend, self.engine, self.vault_entries = parts
         self._wire_engine()
-        self.profile.service.on_changed.append(self.bridge.on_store_changed)
+        # Once: `memories` is the same object across forget-me (assistant/memory/api.py).
+        self.profile.memories.subscribe(self.bridge.on_memories_changed)
         settle_heap()
         self.opened.emit()
         self.load_embedder()
@@ -227,7 +228,6 @@ class Core(QObject):
             report, self.engine = parts
             self.vault_entries = {}
             self._wire_engine()
-            self.profile.service.on_changed.append(self.bridge.on_store_changed)
             self.reset.emit()
             on_done(report)
 

@@ -81,12 +81,10 @@ class MainWindow(QMainWindow):
         core.engine_replaced.connect(self.chat.reload_sessions)
         core.scheduler_attached.connect(self._on_scheduler)
         core.last_maintenance.connect(lambda at: at is not None and self.status.set_maintenance(at))
-        bridge.memory_changed.connect(lambda _c: self.memory_model.refresh())
         bridge.error.connect(self.show_error)
         bridge.bug.connect(self.show_bug)
         bridge.warning.connect(self._on_warning)
         bridge.maintenance_finished.connect(self._on_maintenance)
-        self.chat.memories_changed.connect(self.memory_model.refresh)
         self.chat.reply_finished.connect(self._after_turn)
         self.chat.title_changed.connect(self._show_title)
         self.chat.error_banner.fix_requested.connect(lambda _code: self.open_welcome("ollama"))
@@ -229,8 +227,6 @@ class MainWindow(QMainWindow):
     def _after_turn(self, result: Any) -> None:
         if result.error is not None or not self.status.healthy:
             self.check_ollama()  # a reply that came clears "not running"; an error re-checks
-        if result.changes:
-            self.memory_model.refresh()
 
     def bring_to_front(self) -> None:
         """Another `mnemo` was started: show this window instead (see `ui.single_instance`)."""
@@ -281,7 +277,7 @@ class MainWindow(QMainWindow):
         profile, engine = self.core.profile, self.core.engine
 
         def is_new() -> bool:
-            return profile.store.total() == 0 and not (engine is not None and engine.sessions())
+            return profile.memories.total() == 0 and not (engine is not None and engine.sessions())
 
         def decided(new: bool) -> None:
             if new:
@@ -413,7 +409,7 @@ class MainWindow(QMainWindow):
         old = dataclasses.replace(settings)
         for field in dataclasses.fields(settings):
             setattr(settings, field.name, getattr(new, field.name))
-        self.core.profile.recaller.options = recall_options(settings)
+        self.core.profile.memories.set_recall_options(recall_options(settings))
         self._save_settings()
         set_language(settings.language)
         theme.apply(settings.theme)
@@ -439,7 +435,7 @@ class MainWindow(QMainWindow):
         def switch() -> Any:
             embedder = SentenceTransformerEmbedder(name, warn=self.core.bridge.on_warning)
             embedder.load()
-            profile.service.switch_embedder(embedder, relay)
+            profile.memories.switch_embedder(embedder, relay)
             profile.embedder = embedder
             return embedder
 

@@ -37,7 +37,7 @@ from assistant.llm.errors import LLMError, StreamInterrupted
 from assistant.llm.extraction import ExtractionOutcome, LLMExtractor, SourceMessage
 from assistant.memory.inject import block_language
 from assistant.memory.text import storable
-from assistant.memory.types import Action, Change, Memory, Status, Turn
+from assistant.memory.types import Action, Change, Memory, Turn
 
 if TYPE_CHECKING:
     from assistant.app import Profile
@@ -65,7 +65,7 @@ class ChatEngine:
     """Conversations with memory for one open profile.
 
     Args:
-        profile: The open profile (store, writer, recaller, vault, settings).
+        profile: The open profile (its `memories`, settings, database for the chats).
         backend: The chat model.
         clock: Time source (the profile's by default).
         extractor: The batched LLM extractor (an `LLMExtractor` on `backend` by default).
@@ -88,6 +88,7 @@ class ChatEngine:
         summarize_with_llm: bool = True,
     ) -> None:
         self.profile = profile
+        self.memories = profile.memories  # every memory read and write, and the write lock
         self.backend = backend
         self.settings = profile.settings
         self.clock = clock or profile.clock
@@ -99,7 +100,6 @@ class ChatEngine:
         self.idle_timer: IdleTimer = idle_timer or ThreadingIdleTimer()
         self.on_memory_changed: list[MemoryCallback] = []
         self.last_extraction: ExtractionOutcome | None = None
-        self._write_lock = threading.RLock()  # the write path is not re-entrant across threads
         self._flush_lock = threading.Lock()
         self._state_lock = threading.Lock()
         self._turns_since_flush: dict[str, int] = {}
@@ -132,12 +132,8 @@ class ChatEngine:
 
     def delete_session(self, session_id: str) -> None:
         """Delete a chat and its messages (with the vault items they referenced); memories stay."""
-        with self._write_lock:
-            for vault_id in self.history.delete(session_id):
-                try:
-                    self.profile.vault.delete(vault_id)
-                except NotFoundError:
-                    pass
+        with self.memories.lock:
+            self.memories.delete_vault_items(self.history.delete(session_id))
         with self._state_lock:
             self._turns_since_flush.pop(session_id, None)
 
@@ -185,10 +181,9 @@ class ChatEngine:
         previous = self._last_assistant(session_id)
 
         if session.temporary:
-            masked = self.profile.writer.mask_known(text)  # no vault write: a temporary chat leaves nothing behind
+            masked = self.memories.mask_known(text)  # no vault write: a temporary chat leaves nothing behind
         else:
-            with self._write_lock:
-                masked = self.profile.writer.protect(text, now).text
+            masked = self.memories.protect(text, now)
         user_message = self.history.add_message(session_id, "user", masked, to_ts(now))
         result = self._answer(session_id, user_message, now, use_memory, on_token, cancel)
         if use_memory:
@@ -254,7 +249,7 @@ class ChatEngine:
         reply = self._stream(plan.messages, plan.expected_tokens, on_token, cancel)
         status: MessageStatus = "partial" if reply.partial else ("error" if reply.error and not reply.text else "complete")
         assistant_message = self.history.add_message(
-            session_id, "assistant", self.profile.writer.mask_known(reply.text), to_ts(self.clock.now()),
+            session_id, "assistant", self.memories.mask_known(reply.text), to_ts(self.clock.now()),
             status=status, injected_ids=plan.injected_ids,
         )
         by_id = {m.id: m for m in memories}
@@ -304,29 +299,19 @@ class ChatEngine:
     def injected_for(self, message_id: int) -> list[Memory]:
         """The memories that were in the prompt of this reply (those that still exist)."""
         message = self.history.message(message_id)
-        return self.profile.service.memories(message.injected_ids)
+        return self.memories.get_many(message.injected_ids)
 
     # -- forgetting and undo ----------------------------------------------------------------
 
     def confirm_forget(self, memory_ids: list[int]) -> list[Change]:
         """Delete what a forget request matched, once the user confirmed."""
-        with self._write_lock:
-            changes = self.profile.writer.forget(memory_ids)
+        changes = self.memories.confirm_forget(memory_ids)
         self._notify(changes)
         return changes
 
     def undo(self, change: Change) -> None:
         """Revert an ADD (delete it) or an UPDATE (delete the new one, restore the old)."""
-        service, vault = self.profile.service, self.profile.vault
-        if change.memory_id is None or change.action not in (Action.ADD, Action.UPDATE):
-            raise InputError(f"A {change.action.value} cannot be undone.", "Only added or updated memories can be undone.")
-        with self._write_lock:
-            service.delete(change.memory_id, vault.delete)
-            if change.action is Action.UPDATE and change.replaced_id is not None:
-                try:
-                    service.set_status(change.replaced_id, Status.ACTIVE)
-                except NotFoundError:
-                    log.info("undo: the replaced memory no longer exists")
+        self.memories.undo(change)
 
     # -- LLM extraction ---------------------------------------------------------------------
 
@@ -347,17 +332,12 @@ class ChatEngine:
             sources = [SourceMessage(m.id, m.session_id, m.content) for m in pending]
             outcome = self.extractor.extract(sources, now)
             self.last_extraction = outcome
-            changes: list[Change] = []
-            with self._write_lock:
-                for grounded in outcome.candidates:
-                    message = grounded.message
-                    turn = Turn("user", message.text, session_id=message.session_id, message_id=message.id)
-                    changes.append(self.profile.writer.apply(grounded.candidate, message.text, now, turn))
-                for message, quote in outcome.noise:
-                    turn = Turn("user", message.text, session_id=message.session_id, message_id=message.id)
-                    changes.extend(self.profile.writer.dismiss(quote, turn, now))
-                self.profile.service.store.flush_access()
-                self.history.mark_extracted([m.id for m in pending])
+            changes = self.memories.extracted(
+                [(g.candidate, g.message.text, _turn_of(g.message)) for g in outcome.candidates],
+                [(quote, _turn_of(message)) for message, quote in outcome.noise],
+                now,
+                then=lambda: self.history.mark_extracted([m.id for m in pending]),
+            )
             with self._state_lock:
                 for sid in {m.session_id for m in pending}:
                     self._turns_since_flush.pop(sid, None)
@@ -413,15 +393,7 @@ class ChatEngine:
 
     def _memories_for(self, query: str, now: datetime) -> list[Memory]:
         """Pinned memories first, then the recalled ones (no duplicates)."""
-        store = self.profile.store
-        now_ts = to_ts(now)
-        pinned = [
-            m for m in self.profile.service.memories(store.pinned_ids())
-            if m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > now_ts)
-        ]
-        hits = self.profile.recaller.recall(query, now, k=self.settings.recall_k)
-        seen = {m.id for m in pinned}
-        return pinned + [h.memory for h in hits if h.memory.id not in seen]
+        return self.memories.recall(query, now, k=self.settings.recall_k)
 
     def _stream(
         self,
@@ -469,8 +441,7 @@ class ChatEngine:
             turns.append(Turn("assistant", previous.content, session_id=session_id, message_id=previous.id))
         turns.append(Turn("user", text, at=now, session_id=session_id, message_id=message_id))
         try:
-            with self._write_lock:
-                written = self.profile.writer.remember(turns, now)
+            written = self.memories.remember(turns, now)
         except MnemoError as exc:
             log.warning("rule extraction failed: %s", type(exc).__name__)
             if result.error is None:
@@ -530,6 +501,10 @@ class ChatEngine:
             return
         for callback in list(self.on_memory_changed):
             callback(changes)
+
+
+def _turn_of(message: SourceMessage) -> Turn:
+    return Turn("user", message.text, session_id=message.session_id, message_id=message.id)
 
 
 def _role(role: str) -> Role:

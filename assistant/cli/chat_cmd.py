@@ -119,7 +119,7 @@ class TerminalChat:
         if self.session.temporary:
             self._say("This is a temporary chat; use /temp to go back, then /forget.")
             return
-        matches = self.engine.profile.writer.forget_matches(target)
+        matches = self.engine.memories.forget_matching(target).matches
         self._confirm_deletion(matches)
 
     def _confirm_deletion(self, matches: list[Memory]) -> None:

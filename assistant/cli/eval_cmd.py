@@ -35,12 +35,14 @@ def _llm_flush(settings: Settings) -> Callable[[Profile, ConversationStore, date
         if not pending:
             return
         outcome = extractor.extract([SourceMessage(m.id, m.session_id, m.content) for m in pending], now)
-        for grounded in outcome.candidates:
-            message = grounded.message
-            turn = Turn("user", message.text, session_id=message.session_id, message_id=message.id)
-            profile.writer.apply(grounded.candidate, message.text, now, turn)
-        profile.service.store.flush_access()
-        history.mark_extracted([m.id for m in pending])
+        profile.memories.extracted(
+            [(g.candidate, g.message.text,
+              Turn("user", g.message.text, session_id=g.message.session_id, message_id=g.message.id))
+             for g in outcome.candidates],
+            [],  # the harness scores what is remembered; the model's small-talk verdicts are not replayed
+            now,
+            then=lambda: history.mark_extracted([m.id for m in pending]),
+        )
 
     return flush
 

@@ -21,10 +21,8 @@ from assistant.cli.common import (
 )
 from assistant.clock import iso
 from assistant.errors import InputError
-from assistant.memory.inject import block_language, render_block
-from assistant.memory.store import NewMemory
-from assistant.memory.transfer import PassphraseNeeded, export_memories, import_memories
-from assistant.memory.types import Category, Hit, Memory, Source, Status, Turn
+from assistant.memory.api import Details, PassphraseNeeded
+from assistant.memory.types import Category, Hit, Memory, Status, Turn
 
 
 def memory_dict(memory: Memory) -> dict[str, Any]:
@@ -51,7 +49,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
         status = None if args.status == "all" else Status(args.status)
         category = Category(args.category) if args.category else None
-        memories = profile.store.list(status=status, category=category, limit=args.limit, offset=args.offset)
+        memories = profile.memories.list(status=status, category=category, limit=args.limit, offset=args.offset)
         if args.json:
             print_json([memory_dict(m) for m in memories])
         elif not memories:
@@ -70,10 +68,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     query = read_text_arg(args.query)
     with profile_from_env() as profile:
         now = profile.clock.now()
-        # no memory, nothing to find: the embedding model (seconds to load) is not needed
-        hits = profile.recaller.recall(query, now, k=args.k) if profile.store.count() else []
-        lang = block_language(query, profile.settings.language)
-        block, _ids = render_block(hits, lang=lang, token_budget=profile.settings.recall_token_budget, tz=now.tzinfo)
+        hits, block = profile.memories.injected(query, now, k=args.k)
         if args.json:
             print_json({"query": query, "injected": [_hit_dict(h) for h in hits], "block": block})
         elif not hits:
@@ -87,11 +82,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     text = read_text_arg(args.text)
     with profile_from_env() as profile:
-        expires = args.expires
-        memory = profile.service.add(NewMemory(
-            content=text, category=Category(args.category), importance=args.importance,
-            source=Source.MANUAL, pinned=args.pin, expires_at=expires,
-        ))
+        memory = profile.memories.add(
+            text, Category(args.category), importance=args.importance, pinned=args.pin, expires_at=args.expires,
+        )
         print_json(memory_dict(memory)) if args.json else print(f"Added #{memory.id}: {memory.content}")
     return 0
 
@@ -109,28 +102,28 @@ def cmd_edit(args: argparse.Namespace) -> int:
             fields["expires_at"] = None if args.expires == "never" else args.expires
         if not fields:
             raise InputError("nothing to change", "Give --content, --category, --importance or --expires.")
-        memory = profile.service.edit(args.id, **fields)
+        memory = profile.memories.edit(args.id, **fields)
         print_json(memory_dict(memory)) if args.json else print(f"Updated #{memory.id}: {memory.content}")
     return 0
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
-        memories = [profile.store.get(i) for i in args.ids]
+        memories = [profile.memories.get(i) for i in args.ids]
         if not args.json:
             for memory in memories:
                 print(_line(memory))
         if not confirm(f"Delete {len(memories)} memor{'y' if len(memories) == 1 else 'ies'} for good?", assume_yes=args.yes):
             return 1
-        profile.writer.forget([m.id for m in memories])
-        profile.db.checkpoint()
+        profile.memories.delete([m.id for m in memories])
+        profile.memories.checkpoint()
         print_json({"deleted": args.ids}) if args.json else print(f"Deleted {len(memories)}.")
     return 0
 
 
 def cmd_pin(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
-        profile.store.set_pinned(args.id, not args.unpin, profile.service.now())
+        profile.memories.pin(args.id, not args.unpin)
         print_json({"id": args.id, "pinned": not args.unpin}) if args.json else print(
             f"{'Unpinned' if args.unpin else 'Pinned'} #{args.id}."
         )
@@ -139,31 +132,34 @@ def cmd_pin(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
-        memory = profile.store.get(args.id)
-        history = profile.store.history(args.id)
-        replaced = [memory_dict(m) for m in profile.store.chain(args.id)]
-        source = None
-        if memory.source_message_id:
-            row = profile.db.one(
-                "SELECT id, session_id, role, content, created_at FROM messages WHERE id = ? AND profile_id = ?",
-                (memory.source_message_id, profile.name),
-            )
-            source = dict(row) if row else None
-        data = {**memory_dict(memory), "history": history, "replaced": replaced, "source_message": source}
+        details = profile.memories.details(args.id)
         if args.json:
-            print_json(data)
+            print_json(_details_dict(details))
         else:
-            print(_line(memory))
-            for event in history:
+            print(_line(details.memory))
+            for event in details.history:
                 print(f"  {iso(event['at'])}  {event['event']}")
-            for old in replaced:
-                print(f"  replaced #{old['id']}: {old['content']}")
+            for old in details.replaced:
+                print(f"  replaced #{old.id}: {old.content}")
     return 0
+
+
+def _details_dict(details: Details) -> dict[str, Any]:
+    source = details.source
+    return {
+        **memory_dict(details.memory),
+        "history": details.history,
+        "replaced": [memory_dict(m) for m in details.replaced],
+        "source_message": None if source is None else {
+            "id": source.id, "session_id": source.session_id, "role": source.role,
+            "content": source.content, "created_at": source.created_at,
+        },
+    }
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
-        profile.service.set_status(args.id, Status.ACTIVE)
+        profile.memories.restore([args.id])
         print_json({"id": args.id, "status": "active"}) if args.json else print(f"Restored #{args.id}.")
     return 0
 
@@ -172,7 +168,7 @@ def cmd_remember(args: argparse.Namespace) -> int:
     text = read_text_arg(args.text)
     with profile_from_env() as profile:
         now = profile.clock.now()
-        result = profile.writer.remember([Turn("user", text, now)], now)
+        result = profile.memories.remember([Turn("user", text, now)], now)
         deleted: list[int] = []
         for request in result.forget_requests:
             if not request.matches:
@@ -184,7 +180,7 @@ def cmd_remember(args: argparse.Namespace) -> int:
                 for memory in request.matches:
                     print("  " + _line(memory))
             if confirm("Delete these?", assume_yes=args.yes):
-                profile.writer.forget([m.id for m in request.matches])
+                profile.memories.confirm_forget([m.id for m in request.matches])
                 deleted.extend(m.id for m in request.matches)
         changes = [
             {"action": c.action.value, "id": c.memory_id, "content": c.content,
@@ -218,13 +214,13 @@ def _include_vault(args: argparse.Namespace, items: int) -> bool:
 def cmd_export(args: argparse.Namespace) -> int:
     path = Path(clean_arg(args.path))
     with profile_from_env() as profile:
-        include = _include_vault(args, len(profile.vault.items()))
+        include = _include_vault(args, len(profile.memories.vault_items()))
         passphrase = ask_passphrase(
             "to encrypt the vault values with", twice=True,
             missing="Vault values are exported only encrypted, and no passphrase was given.",
         ) if include else None
-        count = export_memories(profile.service, profile.vault, path, include_sensitive=include,
-                                passphrase=passphrase, progress=None if args.json else stderr_progress("exporting"))
+        count = profile.memories.export(path, include_sensitive=include, passphrase=passphrase,
+                                        progress=None if args.json else stderr_progress("exporting"))
         if args.json:
             print_json({"exported": count, "path": str(path), "includes_sensitive": include})
         else:
@@ -237,14 +233,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
         progress = None if args.json else stderr_progress("importing")
         try:
-            report = import_memories(profile.service, profile.vault, path, skip_sensitive=args.skip_sensitive,
-                                     passphrase=None, progress=progress)
+            report = profile.memories.import_file(path, skip_sensitive=args.skip_sensitive, progress=progress)
         except PassphraseNeeded:
             passphrase = ask_passphrase(
                 "of the export's vault values", twice=False,
                 missing="The export's vault values are encrypted with a passphrase (or add --skip-sensitive).",
             )
-            report = import_memories(profile.service, profile.vault, path, passphrase=passphrase, progress=progress)
+            report = profile.memories.import_file(path, passphrase=passphrase, progress=progress)
         if args.json:
             print_json({"imported": report.imported, "skipped_duplicates": report.skipped_duplicates,
                         "vault_values": report.vault_values})
@@ -256,14 +251,14 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_forget_me(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
-        memories = profile.store.total()
+        memories = profile.memories.total()
         if not confirm(
             f"Erase EVERYTHING of profile {profile.name!r}: {memories} memories, the vault, all conversations, "
             "the index and logs? This cannot be undone.",
             assume_yes=args.yes,
         ):
             return 1
-        report = profile.forget_me()
+        report = profile.memories.forget_me()
         if args.json:
             print_json({"erased_memories": report.memories, "erased_messages": report.messages,
                         "files_removed": report.files_removed, "seconds": round(report.seconds, 3)})
@@ -277,14 +272,14 @@ def cmd_reveal(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
         if not confirm(f"Show vault item {args.vault_id} in plain text?", assume_yes=args.yes):
             return 1
-        value = profile.vault.get(args.vault_id)
+        value = profile.memories.reveal(args.vault_id)
         print_json({"vault_id": args.vault_id, "value": value}) if args.json else print(value)
     return 0
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
     with profile_from_env() as profile:
-        report = profile.service.rebuild_index(None if args.json else stderr_progress("indexing"))
+        report = profile.memories.reindex(None if args.json else stderr_progress("indexing"))
         print_json(report.as_dict()) if args.json else print(f"Indexed {report.indexed} memories.")
     return 0
 

@@ -78,7 +78,6 @@ class MemoryService:
         self.clock = clock
         self.index_factory = index_factory  # in this process, or in a child (the app's)
         self._index: VectorIndex | None = None
-        self.on_changed: list[Callable[[], None]] = []
         self.on_deleted: list[Callable[[], None]] = []  # a vector left the index: scrub its bytes
         self.progress = progress  # shows a re-index or a rebuild of a damaged index
         self._warn = warn or (lambda text: log.warning("%s", text))
@@ -163,10 +162,6 @@ class MemoryService:
     def now(self) -> float:
         return to_ts(self.clock.now())
 
-    def _changed(self) -> None:
-        for callback in list(self.on_changed):
-            callback()
-
     # -- writes that keep the index in step ----------------------------------------------
 
     def add(
@@ -187,7 +182,6 @@ class MemoryService:
         self._index_ids([memory.id], None if vector is None else vector.reshape(1, -1))
         if replacing:
             self._unindex(replacing)
-        self._changed()
         return memory
 
     def add_many(
@@ -233,15 +227,12 @@ class MemoryService:
                 log.exception("index write failed; reconcile() will repair it")
             if progress:
                 progress(start + len(chunk), len(ids))
-        if ids:
-            self._changed()
         return ids
 
     def edit(self, memory_id: int, **fields: object) -> Memory:
         memory = self.store.edit(memory_id, self.now(), **fields)  # type: ignore[arg-type]
         if "content" in fields and memory.status is Status.ACTIVE:
             self._index_ids([memory_id])
-        self._changed()
         return memory
 
     def set_status(self, memory_id: int, status: Status, *, superseded_by: int | None = None, event: str | None = None) -> None:
@@ -250,7 +241,6 @@ class MemoryService:
             self._index_ids([memory_id])
         else:
             self._unindex([memory_id])
-        self._changed()
 
     def supersede(self, old_id: int, new_id: int) -> None:
         self.set_status(old_id, Status.SUPERSEDED, superseded_by=new_id)
@@ -267,7 +257,6 @@ class MemoryService:
         self._unindex([memory_id])
         for callback in list(self.on_deleted):
             callback()
-        self._changed()
 
     def _index_ids(self, ids: Sequence[int], vectors: np.ndarray | None = None) -> None:
         """Index the active memories of `ids` (`vectors`: their embeddings, one row per id)."""

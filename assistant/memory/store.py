@@ -604,6 +604,14 @@ class MemoryStore:
         )
         return [{"event": r[0], "at": r[1], "detail": json.loads(r[2]) if r[2] else None} for r in rows]
 
+    def source_message(self, message_id: int) -> dict[str, Any] | None:
+        """The chat message a memory came from (None once its chat was deleted)."""
+        row = self.db.one(
+            "SELECT id, session_id, role, content, created_at FROM messages WHERE id = ? AND profile_id = ?",
+            (message_id, self.profile_id),
+        )
+        return dict(row) if row else None
+
     def chain(self, memory_id: int) -> builtins.list[Memory]:
         """The memories this one replaced (superseded or merged into it), newest first."""
         rows = self.db.query(

@@ -17,7 +17,7 @@ import re
 import stat
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -167,6 +167,7 @@ class ImportReport:
     skipped_duplicates: int = 0
     vault_values: int = 0  # vault values stored from the file
     dropped_vault_refs: int = 0  # references to vault values the file did not carry
+    ids: list[int] = field(default_factory=list)  # the new memories' ids (for the change event)
 
 
 def sealed_values_in(path: Path) -> bool:
@@ -255,6 +256,7 @@ def import_memories(
              for r in kept if r.superseded_by in id_map],
         )
     report.imported = len(new_ids)
+    report.ids = list(new_ids)
     if progress:
         progress(len(records), len(records))
     service.reconcile(progress, batch=IMPORT_BATCH)

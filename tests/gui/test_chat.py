@@ -112,9 +112,11 @@ def test_extraction_notice_and_undo(qtbot: Any, window: Any, profile: Any) -> No
     assert added, result.changes
     notice = window.chat.notice
     assert notice.isVisible() and "green" in notice.text.text()
-    with qtbot.waitSignal(window.chat.memories_changed, timeout=10000):
-        qtbot.mouseClick(notice.undo_button, Qt.MouseButton.LeftButton)
-    assert all(profile.store.get_many([c.memory_id]) == {} for c in added)
+    qtbot.mouseClick(notice.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: all(profile.memories.get_many([c.memory_id]) == [] for c in added), timeout=10000
+    )
+    qtbot.waitUntil(lambda: not notice.isVisible() or not notice.changes, timeout=10000)
 
 
 def test_sessions_new_and_reopen(qtbot: Any, window: Any) -> None:

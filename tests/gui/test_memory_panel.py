@@ -291,3 +291,23 @@ def test_empty_states_say_why(qtbot: Any, make_window: Any, seed: Any) -> None:
     assert panel.buttons["accept"].isVisible() and not panel.buttons["restore"].isVisible()
     reloaded(qtbot, panel, lambda: panel.view_filter.setCurrentIndex(0))
     assert not panel.review_hint.isVisible() and not panel.buttons["accept"].isVisible()
+
+
+def test_the_table_follows_changes_made_anywhere_and_after_forget_me(
+    qtbot: Any, make_window: Any, profile: Any
+) -> None:
+    """One listener: a change made outside the panel (a chat turn, the CLI's kind of call)
+    refreshes the table, and still does after forget-me, with nothing re-wired."""
+    window = make_window()
+    panel, memories = window.memories, profile.memories
+    reloaded(qtbot, panel, lambda: memories.add("I like tea"))
+    assert [m.content for m in panel.model.memories()] == ["I like tea"]
+
+    erased: list[Any] = []
+    with qtbot.waitSignal(window.core.reset, timeout=30000):
+        window.core.forget_me(erased.append, lambda exc: erased.append(exc))
+    qtbot.waitUntil(lambda: bool(erased) and not panel.model.loading, timeout=10000)
+    assert panel.model.rowCount() == 0 and profile.memories is memories
+
+    reloaded(qtbot, panel, lambda: memories.add("I like coffee"))
+    assert [m.content for m in panel.model.memories()] == ["I like coffee"]

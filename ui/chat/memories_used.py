@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from assistant.memory.types import Status
 from ui.dates import short_datetime
 from ui.display import friendly
 from ui.i18n import tr
@@ -72,16 +71,16 @@ class MemoriesUsedDialog(QDialog):
         return frame
 
     def archive(self, memory_id: int) -> None:
-        service = self._core.profile.service
+        memories = self._core.profile.memories
         self._core.run(
-            lambda: service.set_status(memory_id, Status.ARCHIVED),
+            lambda: memories.archive([memory_id]),
             lambda _r: self._done(memory_id, tr("Won't be used again.")),
         )
 
     def delete(self, memory_id: int) -> None:
-        writer = self._core.profile.writer
+        memories = self._core.profile.memories
         self._core.run(
-            lambda: writer.forget([memory_id]), lambda _r: self._done(memory_id, tr("Deleted."))
+            lambda: memories.delete([memory_id]), lambda _r: self._done(memory_id, tr("Deleted."))
         )
 
     def _done(self, memory_id: int, text: str) -> None:

@@ -34,7 +34,6 @@ class ChatView(QWidget):
     turn_failed = Signal(object)  # the exception, when send itself raised
     transcript_loaded = Signal()  # an opened chat's newest messages are shown
     sessions_loaded = Signal()
-    memories_changed = Signal()  # an action here changed memories (archive, delete, undo)
     title_changed = Signal(str)  # the open chat's title ("" for a new chat)
 
     def __init__(
@@ -349,7 +348,6 @@ class ChatView(QWidget):
         def shown(memories: list[Any]) -> None:
             dialog = MemoriesUsedDialog(self._core, memories, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            dialog.changed.connect(self.memories_changed)
             self.dialog = dialog
             dialog.open()
 
@@ -368,7 +366,7 @@ class ChatView(QWidget):
 
         def forget() -> None:
             self._core.run(
-                lambda: engine.confirm_forget(ids), lambda _r: self.memories_changed.emit()
+                lambda: engine.confirm_forget(ids)
             )
 
         self.dialog = confirm(
@@ -389,6 +387,5 @@ class ChatView(QWidget):
 
         def done(_r: object) -> None:
             self.notice.clear()
-            self.memories_changed.emit()
 
         self._core.run(undo_all, done)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
+from assistant.memory.api import Details
 from ui.dates import long_datetime
 from ui.display import friendly
 from ui.i18n import tr
@@ -29,36 +29,18 @@ EVENTS = (
 """The history events the store records (`memory_events.event`), shown translated."""
 
 
-def load_details(core: Any, memory_id: int) -> dict[str, Any]:
-    """Runs on a worker: the memory, its events, the memories it replaced, its source message."""
-    store = core.profile.store
-    memory = store.get(memory_id)
-    source = None
-    if memory.source_message_id and memory.session_id and core.engine is not None:
-        for message in core.engine.messages(memory.session_id):
-            if message.id == memory.source_message_id:
-                source = message
-                break
-    return {
-        "memory": memory,
-        "history": store.history(memory_id),
-        "replaced": store.chain(memory_id),
-        "source": source,
-    }
-
-
 class MemoryDetailsDialog(QDialog):
-    """Shows what `load_details` read; `vault` words the vault references (see ui.display)."""
+    """Shows what `Memories.details` read; `vault` words the vault references (see ui.display)."""
 
     def __init__(
         self,
-        details: dict[str, Any],
+        details: Details,
         parent: QWidget | None = None,
         *,
         vault: dict[int, Any] | None = None,
     ) -> None:
         super().__init__(parent)
-        memory = details["memory"]
+        memory = details.memory
 
         def shown(text: str) -> str:
             return _esc(friendly(text, vault))
@@ -73,25 +55,25 @@ class MemoryDetailsDialog(QDialog):
         layout.addWidget(head)
         body = QTextBrowser()
         parts = [f"<h4>{tr('Where it came from')}</h4>"]
-        source = details["source"]
+        source = details.source
         if source is not None:
-            stamp = _stamp(getattr(source, "created_at", None))
+            stamp = long_datetime(source.created_at)
             parts.append(f"<p><i>{stamp}</i><br>{shown(source.content)}</p>")
         elif memory.source_message_id:
             parts.append(f"<p>{tr('The conversation it came from has been deleted.')}</p>")
         else:
             parts.append(f"<p>{tr('Added by hand or imported.')}</p>")
         parts.append(f"<h4>{tr('History')}</h4><ul>")
-        for event in details["history"]:
+        for event in details.history:
             before = (event.get("detail") or {}).get("before")
             extra = f" — {tr('was')}: {shown(before)}" if before else ""
             parts.append(
                 f"<li>{long_datetime(event['at'])} {tr(event['event']) if event['event'] in EVENTS else _esc(event['event'])}{extra}</li>"
             )
         parts.append("</ul>")
-        if details["replaced"]:
+        if details.replaced:
             parts.append(f"<h4>{tr('Replaced')}</h4><ul>")
-            for old in details["replaced"]:
+            for old in details.replaced:
                 parts.append(f"<li>{shown(old.content)} ({label(old.status.value)})</li>")
             parts.append("</ul>")
         body.setHtml("".join(parts))
@@ -101,14 +83,6 @@ class MemoryDetailsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.resize(520, 420)
-
-
-def _stamp(value: Any) -> str:
-    if isinstance(value, datetime):
-        return long_datetime(value.timestamp())
-    if isinstance(value, int | float):
-        return long_datetime(float(value))
-    return ""
 
 
 def _esc(text: str) -> str:

@@ -15,7 +15,7 @@ from assistant.memory.types import Memory
 from ui.dates import short_datetime
 from ui.display import friendly
 from ui.i18n import tr
-from ui.memory_panel.queries import ORDERS, MemoryQuery, Page, fetch_page
+from ui.memory_panel.queries import ORDERS, MemoryQuery, Page
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -182,10 +182,10 @@ class MemoryTableModel(QAbstractTableModel):
             return
         self._generation += 1
         generation = self._generation
-        core, store, query = self._core, self._core.profile.store, self.query
+        core, memories, query = self._core, self._core.profile.memories, self.query
         self._set_loading(True)
         self._core.run(
-            lambda: (fetch_page(store, query, offset, limit), core.read_vault_entries()),
+            lambda: (memories.page(query, offset, limit), core.read_vault_entries()),
             lambda out: self._arrived(generation, *out, reset),
             lambda exc: self._failed(generation, exc),
         )

@@ -32,11 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from assistant.memory.api import Details, PassphraseNeeded, WrongPassphrase
 from assistant.memory.types import Category, Status
 from ui.dialogs import confirm, error_message, inform
 from ui.display import friendly
 from ui.i18n import tr, tr_n
-from ui.memory_panel.details_dialog import MemoryDetailsDialog, load_details
+from ui.memory_panel.details_dialog import MemoryDetailsDialog
 from ui.memory_panel.edit_dialog import EditMemoryDialog
 from ui.memory_panel.model import MemoryTableModel, label
 from ui.memory_panel.passphrase_dialog import PassphraseDialog
@@ -73,6 +74,9 @@ class MemoryPanel(QWidget):
         self._search_timer.setInterval(250)
         self._search_timer.timeout.connect(self._apply_filter)
         self._build()
+        # The one place the table refreshes after a change, whoever made it (this panel, a
+        # chat turn, an undo, an import, forget-me): `Memories` tells the bridge of each one.
+        core.bridge.memories_touched.connect(self._on_memories_changed)
         theme.changed.connect(self._restyle)
         self._restyle()
         self.retranslate()
@@ -275,9 +279,12 @@ class MemoryPanel(QWidget):
 
     # -- actions -----------------------------------------------------------------------
 
+    def _on_memories_changed(self, change: Any) -> None:
+        if change.ids or change.kind in ("forget_me", "reindex"):
+            self.model.refresh()
+
     def _after(self, _result: object = None) -> None:
-        self.model.refresh()
-        self.changed.emit()
+        self.changed.emit()  # the table refreshes on the change event (`_on_memories_changed`)
 
     def _error(self, exc: BaseException) -> None:
         self.dialog = inform(self, tr("Mnemo"), error_message(exc), error=True)
@@ -293,8 +300,8 @@ class MemoryPanel(QWidget):
         def save() -> None:
             fields = dialog.fields()
             if fields:
-                service, memory_id = self._core.profile.service, dialog.memory.id
-                self._core.run(lambda: service.edit(memory_id, **fields), self._after, self._error)
+                memories, memory_id = self._core.profile.memories, dialog.memory.id
+                self._core.run(lambda: memories.edit(memory_id, **fields), self._after, self._error)
 
         dialog.accepted.connect(save)
         dialog.open()
@@ -303,11 +310,9 @@ class MemoryPanel(QWidget):
         chosen = self.selected()
         if len(chosen) != 1:
             return
-        memory, store, clock = chosen[0], self._core.profile.store, self._core.profile.service
+        memory, memories = chosen[0], self._core.profile.memories
         self._core.run(
-            lambda: store.set_pinned(memory.id, not memory.pinned, clock.now()),
-            self._after,
-            self._error,
+            lambda: memories.pin(memory.id, not memory.pinned), self._after, self._error
         )
 
     def delete_selected(self) -> None:
@@ -330,48 +335,37 @@ class MemoryPanel(QWidget):
         )
 
     def delete_ids(self, ids: list[int]) -> None:
-        writer = self._core.profile.writer
-        self._core.run(lambda: writer.forget(ids), self._after, self._error)
+        memories = self._core.profile.memories
+        self._core.run(lambda: memories.delete(ids), self._after, self._error)
 
     def accept_selected(self) -> None:
-        store, service = self._core.profile.store, self._core.profile.service
-        ids = [m.id for m in self.selected()]
-
-        def accept() -> None:
-            for memory_id in ids:
-                store.set_review(memory_id, False, service.now())
-
-        self._core.run(accept, self._after, self._error)
+        memories, ids = self._core.profile.memories, [m.id for m in self.selected()]
+        self._core.run(lambda: memories.accept(ids), self._after, self._error)
 
     def reject_selected(self) -> None:
-        self.delete_ids([m.id for m in self.selected()])
+        memories, ids = self._core.profile.memories, [m.id for m in self.selected()]
+        self._core.run(lambda: memories.reject(ids), self._after, self._error)
 
     def restore_selected(self) -> None:
-        service = self._core.profile.service
-        ids = [m.id for m in self.selected()]
-
-        def restore() -> None:
-            for memory_id in ids:
-                service.set_status(memory_id, Status.ACTIVE)
-
-        self._core.run(restore, self._after, self._error)
+        memories, ids = self._core.profile.memories, [m.id for m in self.selected()]
+        self._core.run(lambda: memories.restore(ids), self._after, self._error)
 
     def show_details(self) -> None:
         chosen = self.selected()
         if len(chosen) != 1:
             return
-        core, memory_id = self._core, chosen[0].id
+        memories, memory_id = self._core.profile.memories, chosen[0].id
 
-        def shown(details: dict[str, Any]) -> None:
+        def shown(details: Details) -> None:
             dialog = MemoryDetailsDialog(details, self, vault=self._core.vault_entries)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             self.dialog = dialog
             dialog.open()
 
-        self._core.run(lambda: load_details(core, memory_id), shown, self._error)
+        self._core.run(lambda: memories.details(memory_id), shown, self._error)
 
     def show_vault(self) -> None:
-        vault = self._core.profile.vault
+        memories = self._core.profile.memories
 
         def shown(items: list[Any]) -> None:
             dialog = VaultDialog(self._core, items, self)
@@ -379,7 +373,7 @@ class MemoryPanel(QWidget):
             self.dialog = dialog
             dialog.open()
 
-        self._core.run(vault.items, shown, self._error)
+        self._core.run(memories.vault_items, shown, self._error)
 
     # -- export / import ---------------------------------------------------------------
 
@@ -392,7 +386,7 @@ class MemoryPanel(QWidget):
 
     def ask_export(self, path: Path) -> None:
         """Export to `path`, asking first whether the vault goes too (then with a passphrase)."""
-        vault = self._core.profile.vault
+        memories = self._core.profile.memories
 
         def counted(items: list[Any]) -> None:
             if not items:
@@ -429,7 +423,7 @@ class MemoryPanel(QWidget):
             box.finished.connect(answered)
             box.open()
 
-        self._core.run(vault.items, counted, self._error)
+        self._core.run(memories.vault_items, counted, self._error)
 
     def _ask_passphrase(
         self, text: str, chosen: Any, *, confirm: bool, skipped: Any = None, error: str = ""
@@ -447,11 +441,9 @@ class MemoryPanel(QWidget):
     def export_to(
         self, path: Path, *, include_sensitive: bool = False, passphrase: str | None = None
     ) -> None:
-        from assistant.memory.transfer import export_memories
-
         relay = ProgressRelay(self)
         self.progress = dialog = progress_dialog(self, tr("Exporting memories…"), relay)
-        profile = self._core.profile
+        memories = self._core.profile.memories
 
         def done(count: int) -> None:
             dialog.close()
@@ -464,13 +456,8 @@ class MemoryPanel(QWidget):
             self._error(exc)
 
         self._core.run(
-            lambda: export_memories(
-                profile.service,
-                profile.vault,
-                path,
-                include_sensitive=include_sensitive,
-                passphrase=passphrase,
-                progress=relay,
+            lambda: memories.export(
+                path, include_sensitive=include_sensitive, passphrase=passphrase, progress=relay
             ),
             done,
             failed,
@@ -487,11 +474,9 @@ class MemoryPanel(QWidget):
         self, path: Path, *, passphrase: str | None = None, skip_sensitive: bool = False
     ) -> None:
         """Import `path`; an export whose vault values are sealed asks for its passphrase."""
-        from assistant.memory.transfer import PassphraseNeeded, WrongPassphrase, import_memories
-
         relay = ProgressRelay(self)
         self.progress = dialog = progress_dialog(self, tr("Importing memories…"), relay)
-        profile = self._core.profile
+        memories = self._core.profile.memories
 
         def done(report: Any) -> None:
             dialog.close()
@@ -521,13 +506,8 @@ class MemoryPanel(QWidget):
             self._error(exc)
 
         self._core.run(
-            lambda: import_memories(
-                profile.service,
-                profile.vault,
-                path,
-                passphrase=passphrase,
-                skip_sensitive=skip_sensitive,
-                progress=relay,
+            lambda: memories.import_file(
+                path, passphrase=passphrase, skip_sensitive=skip_sensitive, progress=relay
             ),
             done,
             failed,

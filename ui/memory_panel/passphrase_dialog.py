@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from assistant.memory.transfer_seal import MIN_PASSPHRASE
+from assistant.memory.api import MIN_PASSPHRASE
 from ui.i18n import tr
 
 

@@ -67,11 +67,11 @@ class VaultDialog(QDialog):
             cell.setData(Qt.ItemDataRole.UserRole, False)
             button.setText(tr("Reveal"))
             return
-        vault = self._core.profile.vault
+        memories = self._core.profile.memories
 
         def shown(value: str) -> None:
             cell.setText(value)
             cell.setData(Qt.ItemDataRole.UserRole, True)
             button.setText(tr("Hide"))
 
-        self._core.run(lambda: vault.get(item.id), shown)
+        self._core.run(lambda: memories.reveal(item.id), shown)

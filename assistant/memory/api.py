@@ -1,0 +1,484 @@
+"""`Memories`: the one way in to a profile's memory for every front end.
+
+The panel, the CLI and the chat engine used to pick their own layer (store, service, writer)
+and each repeated, or skipped, the rules of a change. Here every command:
+
+- takes the one write lock (`Memories.lock`), so a panel worker and a chat turn never write
+  at the same time;
+- keeps the vault and the index in step as the layers below do it (a deletion drops the
+  vault items no other memory uses and schedules the index scrub, see `MemoryService.delete`);
+- emits exactly one `MemoryChange` to the subscribers, after the lock is released, so a
+  listener may call back in.
+
+`Memories` belongs to the `Profile` and is the same object for the profile's life: it reads
+the store, service, writer and recaller from the profile at each call, so `forget_me`, which
+replaces them, needs no re-wiring by anyone who holds a reference. It wraps the existing
+methods and adds no memory rules of its own.
+
+Queries take no lock: SQLite gives each read a consistent snapshot.
+"""
+
+from __future__ import annotations
+
+import builtins
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from assistant.clock import Clock, to_ts
+from assistant.config import Settings
+from assistant.errors import InputError, NotFoundError
+from assistant.memory.embedder import Embedder
+from assistant.memory.inject import block_language, render_block
+from assistant.memory.listing import MemoryQuery, Page, fetch_page
+from assistant.memory.recall import Recaller, RecallOptions
+from assistant.memory.service import MemoryService, Progress, ReconcileReport
+from assistant.memory.store import MemoryStore, NewMemory
+from assistant.memory.transfer import (
+    ImportReport,
+    PassphraseNeeded,
+    WrongPassphrase,
+    export_memories,
+    import_memories,
+)
+from assistant.memory.transfer_seal import MIN_PASSPHRASE
+from assistant.memory.types import (
+    Action,
+    Candidate,
+    Category,
+    Change,
+    Hit,
+    Memory,
+    Source,
+    Status,
+    Turn,
+)
+from assistant.memory.vault import Vault, VaultItem
+from assistant.memory.write import MemoryWriter, WriteResult
+
+log = logging.getLogger("mnemo.memory")
+
+__all__ = [  # with the record types of memory/types.py, all a front end needs
+    "MIN_PASSPHRASE", "Details", "ForgetMeReport", "ForgetPlan", "ImportReport", "MemoryChange",
+    "MemoryQuery", "Memories", "OriginMessage", "Page", "PassphraseNeeded", "Unsubscribe",
+    "VaultItem", "WriteResult", "WrongPassphrase",
+]
+
+
+@dataclass(frozen=True)
+class MemoryChange:
+    """What one command changed: its name (`Memories` method) and the memory ids it touched.
+
+    `ids` is empty when the command changed no memory row (a remember that found nothing) or
+    changed all of them (`forget_me`, `reindex`).
+    """
+
+    kind: str
+    ids: tuple[int, ...]
+
+
+Listener = Callable[[MemoryChange], None]
+Unsubscribe = Callable[[], None]
+
+
+@dataclass
+class ForgetMeReport:
+    seconds: float
+    memories: int
+    messages: int
+    files_removed: int
+
+
+@dataclass(frozen=True)
+class ForgetPlan:
+    """What a "forget …" would delete, shown to the user before `confirm_forget`."""
+
+    target: str
+    matches: list[Memory] = field(default_factory=list)
+
+    @property
+    def ids(self) -> list[int]:
+        return [m.id for m in self.matches]
+
+
+@dataclass(frozen=True)
+class OriginMessage:
+    """The chat message a memory came from."""
+
+    id: int
+    session_id: str
+    role: str
+    content: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class Details:
+    """A memory with its history (events), what it replaced and the message it came from."""
+
+    memory: Memory
+    history: list[dict[str, Any]]
+    replaced: list[Memory]
+    source: OriginMessage | None
+
+
+class MemoryParts(Protocol):
+    """What `Memories` reads from its owner (`assistant.app.Profile`) at each call."""
+
+    name: str
+    clock: Clock
+    settings: Settings
+    store: MemoryStore
+    service: MemoryService
+    writer: MemoryWriter
+    recaller: Recaller
+    vault: Vault
+
+    @property
+    def pending_scrub(self) -> bool: ...
+
+    def erase_and_reopen(self) -> ForgetMeReport: ...
+
+
+class Memories:
+    """Commands and queries on one profile's memories (see the module docstring).
+
+    Args:
+        parts: the profile, whose parts may be replaced (forget-me) behind this object.
+    """
+
+    def __init__(self, parts: MemoryParts) -> None:
+        self._parts = parts
+        # Re-entrant: the chat engine holds it around a chat's deletion and calls a command
+        # inside; a listener may call a command on the same thread.
+        self.lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._listeners_lock = threading.Lock()
+
+    # -- events -----------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Unsubscribe:
+        """Call `listener` with each change (from the thread that made it); returns the undo."""
+        with self._listeners_lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._listeners_lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _emit(self, kind: str, ids: Iterable[int | None] = ()) -> None:
+        change = MemoryChange(kind, tuple(dict.fromkeys(i for i in ids if i is not None)))
+        with self._listeners_lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(change)
+            except Exception:  # noqa: BLE001 - one broken listener must not undo a committed write
+                log.exception("a memory change listener failed")
+
+    # -- the parts, read at each call (forget-me replaces them) ------------------------
+
+    @property
+    def _store(self) -> MemoryStore:
+        return self._parts.store
+
+    @property
+    def _service(self) -> MemoryService:
+        return self._parts.service
+
+    @property
+    def _writer(self) -> MemoryWriter:
+        return self._parts.writer
+
+    @property
+    def _vault(self) -> Vault:
+        return self._parts.vault
+
+    def now(self) -> float:
+        return to_ts(self._parts.clock.now())
+
+    # -- commands -----------------------------------------------------------------------
+
+    def add(
+        self,
+        content: str,
+        category: Category = Category.FACT,
+        *,
+        importance: int = 3,
+        pinned: bool = False,
+        expires_at: float | None = None,
+        source: Source = Source.MANUAL,
+    ) -> Memory:
+        """Store a memory as given (by hand: no gate, no update decision)."""
+        new = NewMemory(content=content, category=category, importance=importance, source=source,
+                        pinned=pinned, expires_at=expires_at)
+        with self.lock:
+            memory = self._service.add(new)
+        self._emit("add", [memory.id])
+        return memory
+
+    def remember(self, turns: Sequence[Turn], now: datetime, *, confirm_forget: bool = False) -> WriteResult:
+        """Run the write path over `turns` (a chat turn, `mnemo memory remember`)."""
+        with self.lock:
+            result = self._writer.remember(turns, now, confirm_forget=confirm_forget)
+        self._emit("remember", _changed_ids(result.changes))
+        return result
+
+    def extracted(
+        self,
+        candidates: Sequence[tuple[Candidate, str, Turn]],
+        noise: Sequence[tuple[str, Turn]],
+        now: datetime,
+        *,
+        then: Callable[[], None] | None = None,
+    ) -> list[Change]:
+        """Judge what an LLM extractor proposed: (candidate, the user's text, its turn) each,
+        and archive the episodes its "noise" quotes cover. `then` runs inside the lock (the
+        engine marks the messages read there, so a crash cannot read them twice)."""
+        changes: list[Change] = []
+        with self.lock:
+            for candidate, text, turn in candidates:
+                changes.append(self._writer.apply(candidate, text, now, turn))
+            for quote, turn in noise:
+                changes.extend(self._writer.dismiss(quote, turn, now))
+            self._store.flush_access()
+            if then is not None:
+                then()
+        self._emit("extract", _changed_ids(changes))
+        return changes
+
+    def edit(self, memory_id: int, **fields: object) -> Memory:
+        """Change content, category, importance or expiry (`MemoryStore.edit`'s fields)."""
+        with self.lock:
+            memory = self._service.edit(memory_id, **fields)
+        self._emit("edit", [memory_id])
+        return memory
+
+    def pin(self, memory_id: int, pinned: bool = True) -> None:
+        with self.lock:
+            self._store.set_pinned(memory_id, pinned, self.now())
+        self._emit("pin", [memory_id])
+
+    def unpin(self, memory_id: int) -> None:
+        self.pin(memory_id, False)
+
+    def accept(self, memory_ids: Sequence[int]) -> None:
+        """Take memories out of the review queue, as they are."""
+        with self.lock:
+            for memory_id in memory_ids:
+                self._store.set_review(memory_id, False, self.now())
+        self._emit("accept", memory_ids)
+
+    def reject(self, memory_ids: Sequence[int]) -> list[Change]:
+        """Delete memories from the review queue (they were wrong)."""
+        return self._delete(memory_ids, "reject")
+
+    def restore(self, memory_ids: Sequence[int]) -> None:
+        """Make archived or superseded memories active (and indexed) again."""
+        self._set_status(memory_ids, Status.ACTIVE, "restore")
+
+    def archive(self, memory_ids: Sequence[int]) -> None:
+        """Keep memories but stop using them ("don't use this again")."""
+        self._set_status(memory_ids, Status.ARCHIVED, "archive")
+
+    def _set_status(self, memory_ids: Sequence[int], status: Status, kind: str) -> None:
+        with self.lock:
+            for memory_id in memory_ids:
+                self._service.set_status(memory_id, status)
+        self._emit(kind, memory_ids)
+
+    def delete(self, memory_ids: Sequence[int]) -> list[Change]:
+        """Delete for good: rows, vault items no other memory uses, vectors (scrub scheduled)."""
+        return self._delete(memory_ids, "delete")
+
+    def _delete(self, memory_ids: Sequence[int], kind: str) -> list[Change]:
+        with self.lock:
+            changes = self._writer.forget(memory_ids)
+        self._emit(kind, memory_ids)
+        return changes
+
+    def forget_matching(self, target: str, slot: str | None = None) -> ForgetPlan:
+        """What "forget `target`" would delete (nothing is deleted: see `confirm_forget`)."""
+        return ForgetPlan(target, self._writer.forget_matches(target, slot))
+
+    def confirm_forget(self, plan: ForgetPlan | Sequence[int]) -> list[Change]:
+        """Delete what a forget request matched, once the user confirmed."""
+        ids = plan.ids if isinstance(plan, ForgetPlan) else list(plan)
+        return self._delete(ids, "forget_matching")
+
+    def undo(self, change: Change) -> None:
+        """Revert an ADD (delete it) or an UPDATE (delete the new one, restore the old)."""
+        if change.memory_id is None or change.action not in (Action.ADD, Action.UPDATE):
+            raise InputError(f"A {change.action.value} cannot be undone.", "Only added or updated memories can be undone.")
+        touched = [change.memory_id]
+        with self.lock:
+            self._service.delete(change.memory_id, self._vault.delete)
+            if change.action is Action.UPDATE and change.replaced_id is not None:
+                try:
+                    self._service.set_status(change.replaced_id, Status.ACTIVE)
+                    touched.append(change.replaced_id)
+                except NotFoundError:
+                    log.info("undo: the replaced memory no longer exists")
+        self._emit("undo", touched)
+
+    def import_file(
+        self, path: Path, *, passphrase: str | None = None, skip_sensitive: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        """Import an export (raises `PassphraseNeeded` / `WrongPassphrase` for sealed values)."""
+        with self.lock:
+            report = import_memories(self._service, self._vault, path, passphrase=passphrase,
+                                     skip_sensitive=skip_sensitive, progress=progress)
+        self._emit("import", report.ids)
+        return report
+
+    def export(
+        self, path: Path, *, include_sensitive: bool = False, passphrase: str | None = None,
+        progress: Progress | None = None,
+    ) -> int:
+        """Write every memory to `path`; returns the count. Under the lock, so the file is one
+        moment's memories; it changes none, so it emits no change event."""
+        with self.lock:
+            return export_memories(self._service, self._vault, path, include_sensitive=include_sensitive,
+                                   passphrase=passphrase, progress=progress)
+
+    def forget_me(self) -> ForgetMeReport:
+        """Erase everything of the profile and reopen it empty; this object stays valid."""
+        with self.lock:
+            report = self._parts.erase_and_reopen()
+        self._emit("forget_me")
+        return report
+
+    def reindex(self, progress: Progress | None = None) -> ReconcileReport:
+        """Rebuild the vector index from SQLite."""
+        with self.lock:
+            report = self._service.rebuild_index(progress)
+        self._emit("reindex")
+        return report
+
+    def switch_embedder(self, embedder: Embedder, progress: Progress | None = None) -> ReconcileReport:
+        """Re-embed every active memory with another model."""
+        with self.lock:
+            report = self._service.switch_embedder(embedder, progress)
+        self._emit("reindex")
+        return report
+
+    def protect(self, text: str, now: datetime) -> str:
+        """`text` with its sensitive values moved to the vault (a message about to be stored).
+        Writes vault items, no memory: it emits no change event."""
+        with self.lock:
+            return self._writer.protect(text, now).text
+
+    def delete_vault_items(self, vault_ids: Iterable[int]) -> None:
+        """Drop vault items a deleted chat referenced (memories keep theirs: see `delete`)."""
+        with self.lock:
+            for vault_id in vault_ids:
+                try:
+                    self._vault.delete(vault_id)
+                except NotFoundError:
+                    pass
+
+    def set_recall_options(self, options: RecallOptions) -> None:
+        """Use new recall settings (k, threshold, weights) from the next question on."""
+        self._parts.recaller.options = options
+
+    def checkpoint(self) -> None:
+        """Fold the database's write-ahead log in, so deleted text leaves it now (the CLI,
+        which exits right after a delete)."""
+        with self.lock:
+            self._service.db.checkpoint()
+
+    # -- queries ------------------------------------------------------------------------
+
+    def get(self, memory_id: int) -> Memory:
+        return self._store.get(memory_id)
+
+    def get_many(self, memory_ids: Sequence[int]) -> list[Memory]:
+        """The memories of `memory_ids` that exist, in that order."""
+        return self._service.memories(memory_ids)
+
+    def list(
+        self, *, status: Status | None = Status.ACTIVE, category: Category | None = None,
+        review: bool | None = None, limit: int = 100, offset: int = 0, order: str = "updated_at DESC",
+    ) -> builtins.list[Memory]:
+        return self._store.list(status=status, category=category, review=review, limit=limit,
+                                offset=offset, order=order)
+
+    def page(self, query: MemoryQuery, offset: int, limit: int) -> Page:
+        """One page of a filtered, ordered or searched listing (the memory panel's table)."""
+        return fetch_page(self._store, query, offset, limit)
+
+    def count(self, *, status: Status | None = Status.ACTIVE, category: Category | None = None,
+              review: bool | None = None) -> int:
+        return self._store.count(status=status, category=category, review=review)
+
+    def total(self) -> int:
+        """Every memory of the profile, of any status."""
+        return self._store.total()
+
+    def search(self, query: str, now: datetime, k: int | None = None) -> builtins.list[Hit]:
+        """What the read path finds for `query` (no memory: no model load)."""
+        if not self._store.count():
+            return []
+        return self._parts.recaller.recall(query, now, k=k)
+
+    def recall(self, query: str, now: datetime, k: int | None = None) -> builtins.list[Memory]:
+        """The memories for a prompt: the pinned ones (live, unexpired) first, then recalled."""
+        now_ts = to_ts(now)
+        pinned = [
+            m for m in self._service.memories(self._store.pinned_ids())
+            if m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > now_ts)
+        ]
+        hits = self._parts.recaller.recall(query, now, k=k)
+        seen = {m.id for m in pinned}
+        return pinned + [h.memory for h in hits if h.memory.id not in seen]
+
+    def injected(self, query: str, now: datetime, k: int | None = None) -> tuple[builtins.list[Hit], str]:
+        """What a question would put in the prompt: the hits and the memory block's text."""
+        hits = self.search(query, now, k)
+        settings = self._parts.settings
+        block, _ids = render_block(hits, lang=block_language(query, settings.language),
+                                   token_budget=settings.recall_token_budget, tz=now.tzinfo)
+        return hits, block
+
+    def details(self, memory_id: int) -> Details:
+        store = self._store
+        memory = store.get(memory_id)
+        row = store.source_message(memory.source_message_id) if memory.source_message_id else None
+        source = OriginMessage(int(row["id"]), str(row["session_id"]), str(row["role"]),
+                               str(row["content"]), float(row["created_at"])) if row else None
+        return Details(memory, store.history(memory_id), store.chain(memory_id), source)
+
+    def mask_known(self, text: str) -> str:
+        """`text` with every sensitive value masked; nothing is stored."""
+        return self._writer.mask_known(text)
+
+    def vault_items(self) -> builtins.list[VaultItem]:
+        """The vault's items: kinds and masked stubs, nothing decrypted."""
+        return self._vault.items()
+
+    def reveal(self, vault_id: int) -> str:
+        """One vault value in plain text (the user asked, and confirmed)."""
+        return self._vault.get(vault_id)
+
+    @property
+    def pending_scrub(self) -> bool:
+        """A deleted memory's vector bytes may still be in the index folder."""
+        return self._parts.pending_scrub
+
+
+def _changed_ids(changes: Iterable[Change]) -> list[int | None]:
+    """The memories a write path's changes touched: the stored, the bumped (a repeated fact
+    is refreshed), the deleted and the replaced."""
+    ids: list[int | None] = []
+    for change in changes:
+        if change.action is not Action.DROPPED:
+            ids += [change.memory_id, change.replaced_id]
+    return ids
