@@ -118,7 +118,11 @@ ALWAYS_SLOTS = ("user.reply_style",)
 # Quoted text is material to work on, not the user speaking ("把 'I'll be there' 翻成中文").
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|『[^』]*』")
 # "How do I reverse a string?" asks how anyone does it; "how should I prepare?" asks about me.
-_GENERIC_HOW = re.compile(r"(?i)\bhow (?:do|does|can|could|would|to) (?:i|you|we|one)\b|\bhow to\b")
+_GENERIC_HOW = re.compile(
+    r"(?i)\bhow (?:do|does|can|could|would|to) (?:i|you|we|one)\b|\bhow to\b"
+    # "can you show me a Python function …", "tell me a joke": the "me" is the one asking
+    r"|\b(?:show|give|tell|send|explain to|teach|find) me\b|\bcan i ask\b"
+)
 _FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|our|ours|us)\b|我|咱")
 _ADVICE = re.compile(
     r"(?i)\b(?:recommend|suggest|ideas?|tips|advice|recs|should i|what should|any good|plan (?:a|my|our|the)|things to do|places to|"

@@ -60,6 +60,8 @@ def test_personal_requests(query: str) -> None:
         "convert 72 fahrenheit to celsius",
         "how do I reverse a string in python?",
         "把 'I'll be there in five minutes' 翻成中文",
+        "Can you show me a Python function to convert Celsius to Fahrenheit?",
+        "tell me a joke",
     ],
 )
 def test_questions_anyone_could_ask(query: str) -> None:
