@@ -277,31 +277,42 @@ class Memories:
         self._emit("accept", memory_ids)
 
     def reject(self, memory_ids: Sequence[int]) -> list[Change]:
-        """Delete memories from the review queue (they were wrong)."""
-        return self._delete(memory_ids, "reject")
+        """Delete memories from the review queue (they were wrong; the user's own words they
+        were distilled from stay)."""
+        return self._delete(memory_ids, "reject", with_linked=False)
 
     def restore(self, memory_ids: Sequence[int]) -> None:
         """Make archived or superseded memories active (and indexed) again."""
         self._set_status(memory_ids, Status.ACTIVE, "restore")
 
     def archive(self, memory_ids: Sequence[int]) -> None:
-        """Keep memories but stop using them ("don't use this again")."""
-        self._set_status(memory_ids, Status.ARCHIVED, "archive")
+        """Keep memories but stop using them ("don't use this again"), with the fact or the
+        episode each is tied to: what the user set aside must not come back in other words."""
+        self._set_status(memory_ids, Status.ARCHIVED, "archive", with_linked=True)
 
-    def _set_status(self, memory_ids: Sequence[int], status: Status, kind: str) -> None:
+    def _set_status(self, memory_ids: Sequence[int], status: Status, kind: str, *, with_linked: bool = False) -> None:
         with self.lock:
-            for memory_id in memory_ids:
+            ids = self._with_linked(memory_ids) if with_linked else list(memory_ids)
+            for memory_id in ids:
                 self._service.set_status(memory_id, status)
-        self._emit(kind, memory_ids)
+        self._emit(kind, ids)
+
+    def _with_linked(self, memory_ids: Sequence[int]) -> list[int]:
+        """`memory_ids` and the active memories tied to them by `derived_from` (a fact and the
+        episode it was distilled from hold the same thing in two forms)."""
+        ids = list(dict.fromkeys(memory_ids))
+        return ids + [m.id for m in self._service.store.linked(ids) if m.id not in ids]
 
     def delete(self, memory_ids: Sequence[int]) -> list[Change]:
         """Delete for good: rows, vault items no other memory uses, vectors (scrub scheduled)."""
         return self._delete(memory_ids, "delete")
 
-    def _delete(self, memory_ids: Sequence[int], kind: str) -> list[Change]:
+    def _delete(self, memory_ids: Sequence[int], kind: str, *, with_linked: bool = True) -> list[Change]:
+        # "User is allergic to peanuts." deleted must not stay known as "I'm allergic to peanuts"
         with self.lock:
-            changes = self._writer.forget(memory_ids)
-        self._emit(kind, memory_ids)
+            ids = self._with_linked(memory_ids) if with_linked else list(memory_ids)
+            changes = self._writer.forget(ids)
+        self._emit(kind, ids)
         return changes
 
     def forget_matching(self, target: str, slot: str | None = None) -> ForgetPlan:

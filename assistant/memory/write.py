@@ -458,8 +458,10 @@ def mentions(text: str, name: str) -> bool:
 
 def _source_clause(candidate: Candidate, clauses: list[Clause], episodes: dict[int, int]) -> int:
     """The start of the clause (one that became an episode) a rule candidate was read from:
-    the one inside its evidence that holds its value, else the only one there."""
-    inside = [c for c in clauses if c.start in episodes and c.text in candidate.evidence]
+    the one inside its evidence that holds its value, else the only clause there (not the only
+    episode: "My phone number is …. I live in Berlin." is not the Berlin episode's fact)."""
+    within = [c for c in clauses if c.text in candidate.evidence]
+    inside = [c for c in within if c.start in episodes]
     if candidate.value:
         holding = [c for c in inside if normalize(candidate.value) in normalize(c.text)]
         if holding:
@@ -468,7 +470,7 @@ def _source_clause(candidate: Candidate, clauses: list[Clause], episodes: dict[i
         holding = [c for c in inside if normalize(entity) in normalize(c.text)]
         if holding:
             return holding[0].start
-    return inside[0].start if len(inside) == 1 else -1
+    return inside[0].start if len(inside) == 1 and len(within) == 1 else -1
 
 
 def _first_person(text: str) -> str:

@@ -300,3 +300,25 @@ def test_writes_from_a_worker_while_chat_turns_write_lose_nothing(
     assert sum(e.kind == "add" for e in seen) == len(manual)
     assert chat_ids <= {i for e in seen if e.kind == "remember" for i in e.ids}
 
+
+
+@pytest.mark.parametrize("command", ["delete", "archive"])
+def test_a_fact_set_aside_takes_its_episode_with_it(profile: Profile, memories: Memories, events: Recorder, command: str) -> None:
+    now = profile.clock.now()
+    memories.remember([Turn("user", "我对花生过敏", now)], now)
+    fact = next(m for m in memories.list() if m.content == "用户对花生过敏。")
+    episode = next(m for m in memories.list() if m.id != fact.id and "花生" in m.content)
+    assert fact.derived_from == episode.id
+    events.take()
+    getattr(memories, command)([fact.id])
+    one(events, command, (fact.id, episode.id))
+    assert not any("花生" in m.content for m in memories.list())  # nothing active says it
+    assert "花生" not in str(memories.recall("周末想吃点好的，有什么推荐", profile.clock.now()))
+
+
+def test_a_rejected_fact_leaves_the_users_words(profile: Profile, memories: Memories, events: Recorder) -> None:
+    now = profile.clock.now()
+    memories.remember([Turn("user", "我对花生过敏", now)], now)
+    fact = next(m for m in memories.list() if m.content == "用户对花生过敏。")
+    memories.reject([fact.id])
+    assert [m.content for m in memories.list()] == ["我对花生过敏"]
