@@ -456,7 +456,7 @@ _GLUE = re.compile(
     rf"(?:[ \t]{{1,3}}(?i:for|of|to|at|on|with|from)(?:[ \t]{{1,3}}[^\s:=：]{{1,24}}){{1,3}}?"
     rf"(?={_S}(?:(?i:is|was)(?![A-Za-z])|[:=：])))?"
     # "门锁密码我改成 #902716", "password is now X", "PIN changed to 1234"
-    rf"(?:{_S}(?:我们?|已经?|刚刚?)?(?:改成|换成|设成|设置成|设为|设置为|改为|变成|更新[为成]|现在是|现在)了?"
+    rf"(?P<verb>{_S}(?:我们?|已经?|刚刚?)?(?:改成|换成|设成|设置成|设为|设置为|改为|变成|更新[为成]|现在是|现在)了?"
     rf"|{_S}(?i:(?:is|was)[ \t]+now|now|(?:(?:was|is|got|has\s+been)[ \t]+)?(?:changed|set|updated|reset)[ \t]+(?:it[ \t]+)?to)(?![A-Za-z]))?"
     rf"(?:{_S}(?:(?i:is|was|are|were)(?![A-Za-z])|[:=#＝：＃]|是|为|為|叫)){{0,2}}"
     # "要填护照号，我的是EJ4829173", "passport number? mine is X1234567"
@@ -504,7 +504,8 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
         at = glue.end()
         if at - found.end() > _GLUE_MAX:
             continue
-        bare = not text[found.end() : at].strip()
+        # after "now" or "changed to" a value needs a digit: "password now has 12 characters"
+        bare = not text[found.end() : at].strip() or glue.group("verb") is not None
         span = _value(text, at, key, glue.group("quote"), bare)
         if span is None and key.value in ("id", "weak"):
             # "driver's license 要 renew 了，号码 F4829173": the number named later in the sentence
@@ -581,8 +582,8 @@ def _access_code_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
 
 # ".env" and config lines: "STRIPE_SECRET_KEY=sk_test_…", "DB_PASSWORD: hunter2".
 _ENV_LINE = re.compile(
-    r"^[ \t]*(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_]{0,40}(?i:key|secret|token|password|passwd|pwd|pass|credentials?|dsn)"
-    r"[A-Za-z0-9_]{0,20}[ \t]*[=:][ \t]*[\"']?(?P<value>[^\s\"']{4,256})",
+    r"^[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z][A-Za-z0-9_]{0,40}(?i:key|secret|token|password|passwd|pwd|pass|credentials?|dsn)"
+    r"[A-Za-z0-9_]{0,20})[ \t]*[=:][ \t]*[\"']?(?P<value>[^\s\"']{4,256})",
     re.MULTILINE,
 )
 
@@ -591,7 +592,9 @@ def _env_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
     if "=" not in text and ":" not in text:
         return
     for m in _ENV_LINE.finditer(text):
-        value = m.group("value")
+        name, value = m.group("name"), m.group("value")
+        if not (name.isupper() or "_" in name):
+            continue  # a variable is UPPER_CASE or snake_case; "Turkey: roast it" is no config line
         if value.lower() in ("none", "null", "true", "false", "changeme", "xxx", "xxxx") or set(value) <= {"*"}:
             continue
         kind = "password" if re.search(r"(?i:pass|pwd)", m.group(0)[: m.start("value") - m.start()]) else "api_key"

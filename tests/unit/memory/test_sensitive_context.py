@@ -154,6 +154,10 @@ def test_named_values_are_found_with_exact_boundaries(text: str, expected: list[
         "the code is 404 lines long",
         "my password is fine, I mean it",
         "KEY_COUNT=none",
+        "my password now has 12 characters",
+        "the password is now longer",
+        "Turkey: roast it for 3 hours",
+        "Compass: north east",
         "my recovery codes are in the drawer\nthanks for the help",
     ],
 )
