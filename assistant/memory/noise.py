@@ -87,8 +87,13 @@ DAY_STORY = re.compile(
 # "… spilled my flat white. anyway BIG NEWS: I got the promotion", "…一勺肉抖得只剩两块。正经事：我是武大
 # 计算机的": the user says where the day's story ends and what matters begins.
 PIVOT = re.compile(
-    r"(?i)\b(?:big|real|actual|good|important|serious|main|work|life|house|family)\s+(?:news|stuff|things?|bits?|update)"
-    r"(?:\s+(?:tho|though|first|now))?\s*(?:[:!]|\s[-–—]\s|$)"
+    # "…, actual stuff: …", "some good stuff tho - …": the phrase and a colon or a dash
+    r"(?i)\b(?:big|real|actual|good|important|serious|main|work|life|house|family)\s+(?:news|stuff|update)"
+    r"(?:\s+(?:tho|though|first|now))?\s*(?:[:!]|\s[-–—]\s)"
+    # or the phrase as a clause of its own ("anyway BIG NEWS", "work stuff"), not inside one
+    # ("we only talk about work stuff")
+    r"|^\W*(?:(?:anyway|but|ok|okay|so|and|also|oh)[,!]*\s+)*(?:some\s+)?(?:big|real|actual|good|important|serious|main|work|life)"
+    r"\s+(?:news|stuff|update)(?:\s+(?:tho|though|first|now))?[\s!.:]*$"
     r"|\b(?:on a (?:serious|real|more serious) note|but seriously|seriously though|anyway,? the (?:real|main|big) (?:news|thing))\b"
     r"|说正事|说点正事|正经事|说回正题|言归正传|讲正事|正事[是：:]"
 )

@@ -74,3 +74,8 @@ def test_what_comes_before_the_real_news_is_the_days_story(embedder: SentenceTra
     bodies = " | ".join(e.body for e in capture(embedder, text))
     assert kept in bodies and dropped not in bodies
     assert "work stuff" not in bodies and "正经事" not in bodies and "BIG NEWS" not in bodies
+
+
+def test_a_pivot_word_inside_a_statement_is_no_pivot(embedder: SentenceTransformerEmbedder) -> None:
+    bodies = " | ".join(e.body for e in capture(embedder, "My sister Anna moved to Berlin in May. We only ever talk about work stuff"))
+    assert "Anna" in bodies
