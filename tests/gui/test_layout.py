@@ -16,8 +16,8 @@ from ui.memory_panel.edit_dialog import EditMemoryDialog
 
 def settle(qtbot: Any, window: Any) -> None:
     """Let layouts run (a resize is laid out on the next pass of the event loop)."""
-    qtbot.wait(0)
     QApplication.processEvents()
+    QApplication.processEvents()  # a second pass: what the first laid out may post more
 
 
 def cut(window: Any) -> list[str]:

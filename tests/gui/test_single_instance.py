@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import shiboken6
+
 from ui.single_instance import InstanceServer, activate_running, instance_key
 
 
@@ -74,9 +76,10 @@ def test_a_socket_left_by_a_crash_is_taken_over(qtbot: Any, tmp_path: Path) -> N
     crashed = InstanceServer(key)
     assert crashed.listen()
     path = Path(crashed.server.fullServerName())
-    crashed.server.deleteLater()  # gone without close(): the file stays, as after a kill -9
+    server = crashed.server
+    server.deleteLater()  # gone without close(): the file stays, as after a kill -9
     del crashed
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: not shiboken6.isValid(server), timeout=5000)
     if sys.platform != "win32" and not path.exists():
         path.touch()  # what a killed process leaves: a socket file nobody listens on
     fresh = InstanceServer(key)

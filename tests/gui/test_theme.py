@@ -76,7 +76,8 @@ def test_bubbles_and_banners_are_readable(
     )
     window.chat._show_kind(True)  # the temporary-chat banner, shown as in a temporary chat
     window.resize(1000, 700)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: window.width() == 1000, timeout=5000)
+    QApplication.processEvents()
     user, reply = window.chat.bubbles
     chat = window.chat
     parts = {  # each text where it is drawn (over its bubble's or banner's background)
