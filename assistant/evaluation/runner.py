@@ -144,13 +144,21 @@ def scan_sensitive(root: Path, values: Sequence[str]) -> list[str]:
     found: list[str] = []
     for value in values:
         needle = value.encode("utf-8")
-        hit = any(needle in b for b in blobs)
+        hit = any(_holds(b, needle) for b in blobs)
         if not hit and re.search(r"\d", value):
             digits = re.sub(r"(?<=\d)[\s\-./_,:()\u00a0]+(?=\d)", "", value).encode("utf-8")
-            hit = any(digits in b for b in squeezed)
+            hit = any(_holds(b, digits) for b in squeezed)
         if hit:
             found.append(value)
     return found
+
+
+def _holds(blob: bytes, needle: bytes) -> bool:
+    """Whether `needle` is in `blob`; a short one (a CVV, a PIN) only standing alone: "907"
+    inside a random id or a timestamp of the vector store's files is not the user's CVV."""
+    if len(needle) >= 6:
+        return needle in blob
+    return re.search(rb"(?<![0-9A-Za-z])" + re.escape(needle) + rb"(?![0-9A-Za-z])", blob) is not None
 
 
 def _last_midnight(at: datetime) -> datetime:

@@ -52,3 +52,11 @@ def test_sensitive_scan_finds_plain_and_separated_digits(tmp_path: Path) -> None
     (tmp_path / "index" / "seg.bin").write_bytes(b"\x00secret-token\x00")
     found = scan_sensitive(tmp_path, ["13912345678", "139 1234 5678", "secret-token", "not-there", "6222020200112233"])
     assert found == ["13912345678", "139 1234 5678", "secret-token"]
+
+
+def test_a_short_value_counts_only_standing_alone(tmp_path: Path) -> None:
+    # a CVV's three digits occur by chance inside the vector store's random ids and timestamps
+    (tmp_path / "chroma.sqlite3").write_bytes(b"id 5f9076e1-aa\x00ts 1763510907.25\x00")
+    assert scan_sensitive(tmp_path, ["907", "0907"]) == []
+    (tmp_path / "a.db").write_bytes("CVV: 907\n取款密码 0907。".encode())
+    assert scan_sensitive(tmp_path, ["907", "0907"]) == ["907", "0907"]
