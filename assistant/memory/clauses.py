@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from assistant.memory.extract.common import Sentence, is_question, language, sentences
-from assistant.memory.topics import about_someone_else
+from assistant.memory.people import about_someone_else
 
 # Where a Chinese sentence may be cut: commas, enumeration marks, and connectives that start
 # a new statement. The connective stays with the clause it opens.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from assistant.memory.people import FIRST_PERSON
 from assistant.memory.text import normalize, tokens
 from assistant.memory.types import Memory
 
@@ -31,7 +32,7 @@ CUES: tuple[Cue, ...] = (
         ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤", "出去玩", "逛", "散步", "周末去")),
     Cue(("user.job", "user.employer", "user.salary"),
         _en("job work working career office boss colleague coworker company salary shift workplace profession interview resume schedule skill certificate"),
-        ("工作", "上班", "公司", "老板", "同事", "职业", "加班", "单位", "面试", "简历", "领导", "证书", "技能", "工资", "预算")),
+        ("工作", "上班", "公司", "老板", "同事", "职业", "加班", "单位", "面试", "简历", "领导", "证书", "技能", "工资", "预算", "求职", "实习")),
     Cue(("user.diet", "user.allergy", "user.likes", "user.favorite", "user.health"),
         _en("eat eating food restaurant dinner lunch breakfast cook cooking recipe meal snack menu dish cuisine order takeout bake drink dessert cake sweet sugar party coffee tea"),
         ("吃", "餐", "菜", "饭", "食谱", "外卖", "馆子", "料理", "点单", "下厨", "零食", "喝", "甜点", "蛋糕", "咖啡", "早餐", "晚餐")),
@@ -51,6 +52,8 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.habit", "user.has", "user.vehicle"), _en("car rent drive driving commute bus bike transport parking road"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾")),
     Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage buy afford price cost cheap expensive spend purchase saving savings invest"),
         ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财", "买", "多少钱", "贵", "便宜", "存钱", "花钱")),
+    # a job hunt starts from the degree ("job hunting tips? I graduate next year")
+    Cue(("user.school",), _en("hunting graduate graduation grad internship"), ("求职", "找工作", "毕业", "校招", "实习")),
     Cue(("user.school",), _en("school study studying exam exams class classes course semester thesis university college homework"),
         ("学校", "学习", "考试", "课", "论文", "大学", "作业", "学期", "复习")),
     Cue(("user.likes", "user.favorite"),
@@ -123,7 +126,6 @@ _GENERIC_HOW = re.compile(
     # "can you show me a Python function …", "tell me a joke": the "me" is the one asking
     r"|\b(?:show|give|tell|send|explain to|teach|find) me\b|\bcan i ask\b"
 )
-_FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|our|ours|us)\b|我|咱")
 _ADVICE = re.compile(
     r"(?i)\b(?:recommend|suggest|ideas?|tips|advice|recs|should i|what should|any good|plan (?:a|my|our|the)|things to do|places to|"
     r"where (?:can|could|should) (?:i|we)|what (?:can|could) (?:i|we)|around here|near me|nearby|help me|"
@@ -141,7 +143,7 @@ def is_personal(query: str) -> bool:
     text = _QUOTED.sub(" ", query)
     if _ADVICE.search(text):
         return True
-    return _FIRST_PERSON.search(_GENERIC_HOW.sub(" ", text)) is not None
+    return FIRST_PERSON.search(_GENERIC_HOW.sub(" ", text)) is not None
 
 
 _IDENTIFIER_ASK = re.compile(
@@ -156,16 +158,3 @@ def asks_for_identifier(query: str) -> bool:
     return _IDENTIFIER_ASK.search(query) is not None
 
 
-_OTHERS = re.compile(
-    r"(?i)\b(?:we|us|our|ours|together|date night|anniversary|friends?|guests?|family|kids?|children|son|daughter|wife|husband|partner|"
-    r"boyfriend|girlfriend|mom|mum|dad|parents?|sister|brother|baby|toddler|boss|colleagues?|coworkers?|roommate|him|her|his|she|he|they|them|"
-    r"dogs?|cats?|pets?|puppy|kitten)\b"
-    r"|我们|咱们|一起|朋友|家人|家里人|爸|妈|父母|老婆|老公|对象|孩子|娃|儿子|女儿|宝宝|男朋友|女朋友|姐|哥|弟|妹|老板|同事|室友|他|她|它|约会|客人|狗|猫|宠物"
-)
-
-
-def mentions_others(query: str) -> bool:
-    """Whether a request involves other people, so that what the user said about them
-    matters ("dessert ideas for date night" — the partner's intolerance), not only about
-    themself ("dinner ideas for me tonight" — not what the boss eats)."""
-    return _OTHERS.search(query) is not None

@@ -20,13 +20,13 @@ from assistant.memory.clauses import Clause
 from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
 from assistant.memory.noise import DAY_STORY, DURABLE, PIVOT, NoiseFilter, Verdict, strip_remember
+from assistant.memory.people import about_someone_else
 from assistant.memory.timewords import PLAN_WORDS, future_date, month_span
 from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
     Topic,
     TopicClassifier,
-    about_someone_else,
     cue_topics,
     located,
     value_words,

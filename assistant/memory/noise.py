@@ -29,6 +29,7 @@ from assistant.memory.extract.common import (
     language,
     looks_like_injection,
 )
+from assistant.memory.people import FIRST_PERSON
 from assistant.memory.prototypes import DURABLE_PROTOTYPES, NOISE_PROTOTYPES
 from assistant.memory.similarity import script, skill
 from assistant.memory.topics import ENDED, Topic
@@ -103,7 +104,6 @@ _TRY_IT = re.compile(
     r"(?i)^(?:好|好的|好嘞|好滴|行|嗯|ok|okay|sure|cool)[\s,，!！~～]*(?:那)?(?:我)?(?:先|去|回头|等下|待会)?(?:看看|试试|研究一下|想想|收起来|记下了)[\s!！。.~～]*$"
     r"|^(?:ok|okay|sure|cool|great)[\s,!]*(?:i'?ll|will|let me|gonna)\s+(?:try|check|look|think about)\b"
 )
-_FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|i'd|my|mine|me|we|our|we're|we've|us)\b|我")
 _ENTITY = re.compile(r"(?<=\w\s)[A-Z][a-z]{2,}|\d|[A-Z]{2,}|(?:叫|名叫|名字是)[\u4e00-\u9fff]{2,3}")
 _WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9']+")
 _REMEMBER = re.compile(
@@ -208,7 +208,7 @@ class NoiseFilter:
             return Verdict(False, "question or acknowledgement")
         if REQUEST.match(text):
             return Verdict(False, "request to the assistant")
-        if ABOUT_YOU.match(text) and not _FIRST_PERSON.search(text):
+        if ABOUT_YOU.match(text) and not FIRST_PERSON.search(text):
             return Verdict(False, "about the assistant")
         if is_hypothetical(text) and (topic is None or topic.slot != "user.plan"):
             return Verdict(False, "hypothetical")
@@ -221,7 +221,7 @@ class NoiseFilter:
         score = 0.0
         if topic is not None:
             score += 1.0
-        if _FIRST_PERSON.search(text):
+        if FIRST_PERSON.search(text):
             score += 0.8
         elif implied_subject and user_subject:
             score += 0.8  # "住在武汉", "started couch to 5k": the speaker is the subject

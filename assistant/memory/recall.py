@@ -30,13 +30,12 @@ from assistant.memory.cues import (
     cue_slots,
     cue_topics,
     is_personal,
-    mentions_others,
 )
 from assistant.memory.cues import matches as cue_matches
+from assistant.memory.people import admits, people_asked
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.text import identifiers, idf, match_expression, normalize, tokens
-from assistant.memory.topics import about_someone_else
 from assistant.memory.types import Category, Hit, Kind, Memory, Status
 
 log = logging.getLogger("mnemo.recall")
@@ -185,10 +184,10 @@ class Recaller:
         if "pinned" in opts.routes:
             for memory_id in store.pinned_ids():
                 feat(memory_id).routes.add("pinned")
-        others = mentions_others(text)
+        asked = people_asked(text)
         if "profile" in opts.routes:
             personal = is_personal(text)
-            profile = self._profile(PROFILE_SLOTS if personal else ALWAYS_SLOTS, others=others)
+            profile = self._profile(PROFILE_SLOTS if personal else ALWAYS_SLOTS, asked=asked)
             if personal:  # what lies ahead is part of who the user is now
                 profile += [m.id for m in store.upcoming(now_ts, now_ts + opts.profile_plans_days * 86400, limit=opts.profile_plans)]
             for memory_id in profile:
@@ -224,7 +223,7 @@ class Recaller:
                         live[memory.id] = memory
                         feat(memory.id)
             for memory_id, memory in live.items():
-                if not others and about_someone_else(memory.content):
+                if not admits(memory.content, asked):
                     continue  # "dinner ideas for me": not what the boss eats
                 if cue_matches(memory, slots) or (wants_preferences and memory.category.value == "preference"):
                     feats[memory_id].cue = 1.0
@@ -326,11 +325,11 @@ class Recaller:
             relevance[i] += opts.profile_weight * feats[i].profile
         return relevance, order
 
-    def _profile(self, slots: tuple[str, ...], *, others: bool) -> list[int]:
+    def _profile(self, slots: tuple[str, ...], *, asked: frozenset[str]) -> list[int]:
         """The newest few memories of each part of who the user is, semantic facts first.
 
         Args:
-            others: include what the user said about other people (the request involves them).
+            asked: whose memories besides the user's own the request may use (`people_asked`).
         """
         store = self.service.store
         topics = cue_topics(set(slots))
@@ -340,7 +339,7 @@ class Recaller:
         for memory in sorted(found, key=lambda m: (m.kind is not Kind.SEMANTIC, -(m.event_at or m.created_at))):
             key = next((s for s in slots if memory.slot and (memory.slot == s or memory.slot.startswith(s + "."))), None)
             key = key or next((t for t in memory.topics if t in topics), None)
-            if memory.id in seen or key is None or (not others and about_someone_else(memory.content)):
+            if memory.id in seen or key is None or not admits(memory.content, asked):
                 continue
             seen.add(memory.id)
             chosen = per_topic.setdefault(key, [])

@@ -24,6 +24,7 @@ import numpy as np
 
 from assistant.memory.embedder import Embedder
 from assistant.memory.extract.common import ZH_CITIES
+from assistant.memory.people import about_someone_else, people_in
 from assistant.memory.prototypes import TOPIC_PROTOTYPES
 from assistant.memory.similarity import floors, script, skill
 from assistant.memory.text import EN_STOP, tokens
@@ -111,8 +112,8 @@ TOPICS: tuple[Topic, ...] = (
         r"电脑|笔记本|台式机"),
         names=re.compile(r"\b(?:MacBook(?: Air| Pro)?|ThinkPad|Chromebook|Surface (?:Pro|Laptop)|XPS|iMac|Mac mini)\b|MacBook|ThinkPad")),
     Topic("user.school", True, _rx(
-        r"school|university|college|uni|degree|major|majoring|phd|master'?s|bachelor'?s|student|semester|thesis|grad school|class of",
-        r"学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
+        r"school|university|college|uni|degree|major|majoring|phd|master'?s|masters|master|bachelor'?s|mba|student|semester|thesis|grad school|class of",
+        r"读研|读博|学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
     Topic("user.finance", False, _rx(
         r"bank|banking|checking|savings|account|acct|credit card|debit card|paycheck|salary|payroll|rent|mortgage|"
         r"loan|budget|invoice|taxes|tax return|venmo|paypal|zelle|revolut|monzo|apple pay|autopay|direct deposit|earn|earns|income|"
@@ -132,24 +133,6 @@ TOPICS: tuple[Topic, ...] = (
         r"打算|准备|计划|要去|去.{1,8}(?:玩|旅游|旅行|出差)|出差|旅游|旅行|航班|机票|考试|要考|考(?:科目|驾照|研|证|公务员)|面试|预约|截止|婚礼|下周|下个月|明年|明天|后天|周末要|月底|月初|号要|号去")),
 )
 BY_SLOT = {t.slot: t for t in TOPICS}
-
-# Who a clause is about, when it is not the user.
-_OTHER_EN = re.compile(
-    r"(?i)^(?:and\s+|but\s+|so\s+)?(?:(?:my|our)\s+(?:\w+\s+){0,2}?(?:wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|mom|mum|mother|dad|father|parents|sister|brother|"
-    r"grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|friend|friends|boss|manager|colleague|coworker|roommate|flatmate|neighbou?r|fianc[ée]e?|boyfriend|girlfriend|bf|gf|hubby|ex|"
-    r"dog|cat|puppy|kitten|pet|teacher|doctor)|(?:he|she|they|he's|she's|they're|his|her|their)\b)"
-)
-_OTHER_ZH = re.compile(
-    r"^(?:我|我们)?(?:的|家|家的)?(?:老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|男友|女友|男票|女票|(?i:bf|gf|hubby|wifey)|前任|前男友|前女友|儿子|女儿|闺女|孩子|娃|宝宝|爸爸|妈妈|爸|妈|父母|父亲|母亲|"
-    r"哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|朋友|同事|老板|领导|室友|舍友|闺蜜|邻居|同学|狗|猫|狗子|猫咪)"
-    r"|^(?:他|她|他们|她们|它)"
-)
-
-
-def about_someone_else(clause: str) -> bool:
-    """True when the clause's subject is another person (or a pet), not the user."""
-    return (_OTHER_EN if not re.search(r"[\u4e00-\u9fff]", clause) else _OTHER_ZH).match(clause.strip()) is not None
-
 
 def cue_topics(clause: str) -> list[Topic]:
     """Topics whose cue words occur in the clause, in the order of `TOPICS`. A capitalised
@@ -355,16 +338,12 @@ def _longest_cue(clause: str, cued: list[Topic]) -> Topic | None:
     return max(cued, key=length)  # max keeps the first of equal ones: TOPICS order
 
 
-_WORK_PEOPLE = re.compile(r"(?i)\b(?:boss|manager|colleague|coworker|co-worker|client)s?\b|老板|领导|同事|客户|上司")
-_PETS = re.compile(r"(?i)\b(?:dog|cat|puppy|kitten|pet|rabbit|hamster|parrot)s?\b|狗|猫|兔|仓鼠|鹦鹉")
-
-
 def _whose(clause: str) -> Topic:
     """The part of life a clause about someone else belongs to: their pet, their work, their family."""
-    head = clause[:16]
-    if _PETS.search(head):
+    head = people_in(clause[:16])
+    if "pet" in head:
         return BY_SLOT["user.pet"]
-    if _WORK_PEOPLE.search(head):
+    if "work" in head:
         return BY_SLOT["user.job"]
     return BY_SLOT["user.family"]
 
@@ -391,7 +370,6 @@ __all__ = [
     "value_words",
     "Topic",
     "TopicClassifier",
-    "about_someone_else",
     "cue_topics",
     "located",
     "value_terms",

@@ -22,7 +22,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from assistant.clock import to_ts
 from assistant.memory.clauses import Clause, split_clauses, subjectless
@@ -33,10 +33,10 @@ from assistant.memory.extract.validate import value_problem
 from assistant.memory.forget_request import find_forget_request, implied_target, vault_kinds_named
 from assistant.memory.gate import keep
 from assistant.memory.known import KnownValues, without_overlaps
+from assistant.memory.people import about_someone_else
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
 from assistant.memory.service import MemoryService
 from assistant.memory.text import has_cjk, normalize, tokens
-from assistant.memory.topics import about_someone_else
 from assistant.memory.types import (
     Action,
     Candidate,
@@ -117,6 +117,7 @@ class MemoryWriter:
         self.updates = UpdateDecision(service)
         self.known = KnownValues(vault) if vault is not None else None
         self._episodes: EpisodeCapture | None = None
+        self._playing: dict[str, datetime] = {}  # session -> when its role-play was last played
 
     # -- public ---------------------------------------------------------------------------
 
@@ -300,7 +301,8 @@ class MemoryWriter:
         # Every clause about the user, in their words (not those with a vaulted value: the
         # identifier memory is that clause already).
         kept = [c for c in clauses if c.start not in held and not blocked(c.text) and VAULT_TAG not in c.text]
-        foreign = _not_the_users(text, clauses)
+        in_character = self._in_character(turn, text, at)
+        foreign = _not_the_users(text, clauses) | {c.start for c in clauses if c.start < in_character}
         kept = [c for c in kept if c.start not in foreign]
         candidates = [c for c in candidates if not any(f.text in c.evidence for f in clauses if f.start in foreign)]
         episodes = self._capture().capture(kept, at, explicit_message=any(c.explicit for c in candidates))
@@ -334,6 +336,25 @@ class MemoryWriter:
             result.changes.append(change)
             if change.memory_id is not None:
                 stored.add(change.memory_id)
+
+    def _in_character(self, turn: Turn, text: str, at: datetime) -> int:
+        """How much of a message is said in character: a role-play started in an earlier message
+        of the session goes on ("ARR, me parrot Mr Biscuits is gettin restless") until the user
+        steps out of it ("ok 停，我把这些 feedback 转给她"); what follows that is the user again.
+        0: none of it (no game is on)."""
+        key = turn.session_id or ""
+        last = self._playing.get(key)
+        if last is not None and at - last <= ROLE_PLAY_LASTS:
+            out = _OUT_OF_CHARACTER.search(text)
+            if out is None:
+                self._playing[key] = at
+                return len(text) + 1
+            del self._playing[key]
+            return out.start() + 1
+        self._playing.pop(key, None)
+        if _PRETEND.search(text):
+            self._playing[key] = at
+        return 0
 
     def _capture(self) -> EpisodeCapture:
         if self._episodes is None:
@@ -378,7 +399,8 @@ class MemoryWriter:
                 continue
             known.add(vault_id)
             en, zh = KIND_LABELS.get(span.kind, (span.kind, span.kind))
-            clause = _clause_around(protected.text, span.masked)
+            # the stub with its tag: two values masked alike ("****") are told apart
+            clause = _clause_around(protected.text, span.masked + (f" {VAULT_TAG}{vault_id}]" if vault_id else ""))
             label = zh if has_cjk(clause) else en
             content = clause if clause else f"{label}: {span.masked}"
             candidate = Candidate(
@@ -511,6 +533,60 @@ _PRETEND = re.compile(
     r"|(?:我们)?(?:来)?玩个(?:游戏|角色扮演)|角色扮演|假装你是|假装我是|你来演|你演一?个|我演一?个|(?:我|你)来?扮演(?!着)"
 )
 
+# A role-play goes on over the messages of a session for this long at most without a word.
+ROLE_PLAY_LASTS = timedelta(hours=3)
+# Stepping out of a game: "ok that was fun", "out of character", "ok 停", "不玩了", "说正经的".
+_OUT_OF_CHARACTER = re.compile(
+    r"(?i)\b(?:that was fun|(?:ok|okay|alright|right)[,!.]?\s+(?:stop|enough|back to)|stop (?:the )?(?:game|role ?play|roleplay|pretending)|"
+    r"end (?:the )?(?:game|role ?play|roleplay|scene)|out of character|ooc|break(?:ing)? character|back to (?:reality|normal|real life)|game over|"
+    r"(?:let'?s|we can) stop)\b"
+    r"|(?:^|[\s,，。!！])(?:好了|ok|OK|行了|好啦)?\s*停(?:一下|下来)?(?=$|[\s,，。!！])|不玩了|不演了|结束(?:吧|了|游戏|角色扮演)|到此为止|回到正题|说正经的|出戏"
+)
+
+# What the user says is theirs, introducing a paste: "帮我把这些整理成一个表格，我怕忘：", "here's my
+# .env:", "saving my recovery codes:" — not someone else's message to read.
+_OWN_PASTE = re.compile(
+    r"(?i)\b(?:here'?s my|here are my|these are my|my (?:notes?|details|info|list|\.env|config|codes?|numbers?|accounts?)|save|saving|keep track|"
+    r"remember|note (?:this|these) down|organi[sz]e|spreadsheet|table)\b"
+    r"|我怕忘|怕忘了|帮我记|记一下|记下来|记着|存一下|保存|备忘|整理|做成表|列个表|我的(?:信息|资料|账户|账号|卡)"
+)
+
+
+def _pasted(text: str, start: re.Match[str]) -> list[tuple[int, int]]:
+    """The span of a paste that starts at `start`, or none when it is the user's own material.
+
+    A letter or an email (a header, a greeting), or a document the line before names ("帮我总结
+    一下这篇文章："), runs to the end of the message. A block after a line that introduces it ("帮我看看这条短信是不是诈骗：", "he wants a deposit to:") ends where
+    the user speaks again: a line of their own ("可是我根本没在签约什么东西啊") or a paragraph
+    after a blank line ("can you help me write a short msg confirming the job?")."""
+    at = start.start()
+    introduced = start.end() == at or text.startswith("【", at)
+    if not introduced:
+        return [(at, len(text))]
+    intro = text[text.rfind("\n", 0, max(at - 1, 0)) + 1 : at]
+    if _OWN_PASTE.search(intro) and not _SOMEONE_ELSES.search(intro):
+        return []
+    if _DOCUMENT.search(intro):  # an article speaks in the first person of its author
+        return [(at, len(text))]
+    end, offset = len(text), at
+    lines = text[at:].split("\n")
+    for i, line in enumerate(lines):
+        if i > 0 and (not lines[i - 1].strip() and line.strip() or _SPEAKS_AGAIN.match(line)):
+            end = offset
+            break
+        offset += len(line) + 1
+    return [(at, end)]
+
+
+_DOCUMENT = re.compile(
+    r"(?i)\b(?:article|essay|post|blog|letter|email|e-mail|story|chapter|speech|lyrics?|poem|review|cv|resume|paper|report|document)\b"
+    r"|文章|文档|帖子|博客|信里|来信|邮件|故事|章节|演讲|歌词|诗|评论|简历|论文|报告"
+)
+# A line of the user's own after a pasted block: first person, not a "Name: value" line.
+_SPEAKS_AGAIN = re.compile(
+    r"(?i)^(?![^:：\n]{1,24}[:：])\s*(?:(?:可是|但是|但|不过|而且|然后|所以|其实|and|but|so|also|btw|oh|ok)[\s,，]*)?.{0,8}?(?:我|咱|\b(?:i|i'm|im|my|we)\b)"
+)
+
 
 def _not_the_users(text: str, clauses: list[Clause]) -> set[int]:
     """The starts of clauses that are not the user speaking: quoted or pasted material ("my
@@ -522,7 +598,7 @@ def _not_the_users(text: str, clauses: list[Clause]) -> set[int]:
     quoted += [m.span() for m in _SINGLE_QUOTED.finditer(text) if _SOMEONE_ELSES.search(text, max(0, m.start() - 80), m.start())]
     pasted = _PASTED_START.search(text)
     if pasted is not None and (pasted.start() > 0 and "\n" in text[: pasted.start()] or text.count("\n") >= 2):
-        quoted.append((pasted.start(), len(text)))
+        quoted.extend(_pasted(text, pasted))
     tainted = {c.sentence for c in clauses if looks_like_injection(c.text)}
     out = {c.start for c in clauses if c.sentence in tainted or any(start <= c.start < end for start, end in quoted)}
     # "我是马化腾的亲侄子😂 开玩笑的哈", "I'm a millionaire 😂 jk": what the joke took back.

@@ -167,3 +167,61 @@ def test_quoted_material_and_role_play_are_not_the_user(profile: Profile, clock:
 def test_a_draft_of_the_users_own_in_quotes_is_theirs(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "can you make this sound less awkward: 'hi all, bbq at mine sat 13th from 2pm, bring a chair if u have one'")
     assert "bbq" in contents(profile)
+
+
+def test_a_role_play_goes_on_over_the_session_until_the_user_steps_out(profile: Profile, clock: ManualClock) -> None:
+    def said(text: str, session: str) -> None:
+        clock.advance(timedelta(minutes=2))
+        profile.writer.remember([Turn("user", text, clock.now(), session_id=session)], clock.now(), confirm_forget=True)
+
+    said("let's do a role play! you're a grumpy barista and I'm Captain Redbeard, a pirate with a parrot", "s1")
+    said("ARR one grog, and make it snappy, me parrot Mr Biscuits is gettin restless", "s1")
+    said("ok that was fun. I'm a pharmacist in Leeds by the way", "s1")
+    said("me parrot Mr Biscuits wants a cracker", "s2")  # another chat plays no game: the user's own words
+    stored = contents(profile)
+    assert "grog" not in stored and "Redbeard" not in stored
+    assert "pharmacist" in stored  # what follows stepping out is the user again
+    assert "cracker" in stored
+
+
+@pytest.mark.parametrize(
+    ("told", "query", "wanted", "unwanted"),
+    [
+        (["我妹九月去东京读研", "我妈下个月 60 大寿"], "周末带爸妈去哪玩比较好", "大寿", "东京"),
+        (["我 roommate Kevin 在 Google 上班", "我在 NYU 读 master"], "job hunting 有什么 tips，我明年要找工作了", "NYU", "Google"),
+        (["My boss just went vegan", "My sister is allergic to shellfish"], "what should I cook for my sister?", "shellfish", "vegan"),
+    ],
+)
+def test_a_request_about_someone_gets_what_was_said_about_them_not_about_everyone(
+    profile: Profile, clock: ManualClock, told: list[str], query: str, wanted: str, unwanted: str
+) -> None:
+    say(profile, clock, *told)
+    block = prompt(profile, clock, query)
+    assert unwanted not in block
+    assert wanted in block
+
+
+def test_a_pasted_message_is_not_the_user_but_what_they_say_after_it_is(profile: Profile, clock: ManualClock) -> None:
+    say(
+        profile, clock,
+        "帮我看看这条短信是不是诈骗啊，刚收到的：\n【中国银行】您的验证码为482913，用于快捷支付签约，5分钟内有效。\n"
+        "可是我根本没在签约什么东西啊。我工资卡就是中行的",
+    )
+    stored = contents(profile)
+    assert "快捷支付" not in stored and "482913" not in stored
+    assert "工资卡就是中行的" in stored
+
+
+def test_a_list_of_the_users_own_details_is_theirs(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "帮我把这些整理成一个表格，我怕忘：\n招行储蓄卡：6225 8812 3456 7890\n取款密码：731406\n房贷每月 15 号自动扣款，每月 8,420")
+    stored = contents(profile)
+    assert "房贷每月 15 号自动扣款" in stored
+    assert "6225 8812" not in stored and "731406" not in stored
+    # each vaulted value has its own identifier memory (two values masked alike are told apart)
+    identifiers = [m for m in profile.store.list(limit=50) if m.vault_ids]
+    assert len({tuple(m.vault_ids) for m in identifiers}) == 2
+
+
+def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "帮我总结一下这篇文章：\n《程序员的35岁危机》\n我今年35岁，在北京做Java开发十年，上个月被裁。\n作者最后说要尽早做副业。")
+    assert "35岁" not in contents(profile)

@@ -1,0 +1,144 @@
+"""The people (and pets) in what the user says, by who they are to the user.
+
+One table serves the write path and the read path:
+
+- `about_someone_else`: a clause whose subject is another person ("我妹九月去东京读研", "my
+  roommate Kevin works at Google", "旁边那个大哥看到一半睡着了") is not about the user's own
+  city, job or diet, however its words read;
+- `people_in` / `people_asked`: a request about some of them wants what was said about
+  *them*: "周末带爸妈去哪玩" brings the mother's birthday, not the sister's plans or the
+  boss's diet. A request that names nobody in particular ("we", "一起", "guests", "him")
+  may use what was said about anyone.
+"""
+
+from __future__ import annotations
+
+import re
+
+# group -> (English words, Chinese words). English words count as whole words (plural -s
+# allowed), Chinese ones anywhere.
+PEOPLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "partner": (
+        ("wife", "husband", "partner", "spouse", "fiance", "fiancé", "fiancee", "fiancée", "boyfriend", "girlfriend",
+         "bf", "gf", "hubby", "wifey", "ex"),
+        ("老婆", "老公", "妻子", "丈夫", "媳妇", "爱人", "对象", "男朋友", "女朋友", "男友", "女友", "男票", "女票",
+         "前任", "前男友", "前女友"),
+    ),
+    "child": (
+        ("son", "daughter", "kid", "child", "children", "baby", "toddler"),
+        ("儿子", "女儿", "闺女", "孩子", "娃", "宝宝"),
+    ),
+    "parent": (
+        ("mom", "mum", "mother", "dad", "father", "parent"),
+        ("爸爸", "妈妈", "老爸", "老妈", "父母", "父亲", "母亲", "爸", "妈"),
+    ),
+    "sibling": (
+        ("sister", "brother", "sis", "bro"),
+        ("哥哥", "姐姐", "弟弟", "妹妹", "哥", "姐", "弟", "妹"),
+    ),
+    "grandparent": (
+        ("grandma", "grandpa", "grandmother", "grandfather", "gran", "granny", "nan", "nana", "grandparent"),
+        ("爷爷", "奶奶", "外公", "外婆", "姥姥", "姥爷"),
+    ),
+    "relative": (
+        ("aunt", "auntie", "uncle", "cousin", "niece", "nephew", "in-law", "in-laws"),
+        ("舅舅", "姑姑", "姨妈", "叔叔", "婶婶", "表哥", "表姐", "表弟", "表妹", "堂哥", "堂姐", "堂弟", "堂妹",
+         "侄子", "侄女", "外甥", "亲戚", "公公", "婆婆", "岳父", "岳母", "丈母娘"),
+    ),
+    "friend": (
+        ("friend", "bestie", "buddy", "mate", "pal"),
+        ("朋友", "闺蜜", "同学", "哥们", "发小", "好友", "兄弟"),
+    ),
+    "work": (
+        ("boss", "manager", "colleague", "coworker", "co-worker", "client", "teammate"),
+        ("老板", "领导", "同事", "客户", "上司", "组长"),
+    ),
+    "home": (
+        ("roommate", "flatmate", "housemate", "neighbour", "neighbor", "landlord", "landlady"),
+        ("室友", "舍友", "邻居", "房东"),
+    ),
+    "pet": (
+        ("dog", "cat", "puppy", "kitten", "pet", "rabbit", "hamster", "parrot"),
+        ("狗子", "猫咪", "狗", "猫", "宠物", "兔子", "仓鼠", "鹦鹉"),
+    ),
+    "care": (
+        ("teacher", "doctor", "nanny", "cleaner", "tutor"),
+        ("老师", "医生", "保姆", "阿姨"),
+    ),
+}
+
+
+def _words(index: int, groups: tuple[str, ...] | None = None) -> str:
+    found = [w for g, words in PEOPLE.items() if groups is None or g in groups for w in words[index]]
+    return "|".join(re.escape(w) for w in sorted(set(found), key=len, reverse=True))
+
+
+# Who can be a clause's subject: not the doctor or the teacher, who mostly report about the
+# user ("医生说是慢性胃炎，要我三餐规律", "my doctor says I'm anaemic").
+_SUBJECTS = tuple(g for g in PEOPLE if g != "care")
+_EN = _words(0, _SUBJECTS)
+_ZH = _words(1, _SUBJECTS)
+_BY_GROUP = {
+    group: re.compile(rf"(?i)\b(?:{_words(0, (group,))})s?\b|{_words(1, (group,))}") for group in PEOPLE
+}
+
+# The subject of a clause, when it is not the user.
+_OTHER_EN = re.compile(
+    rf"(?i)^(?:and\s+|but\s+|so\s+)?(?:(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EN})s?\b"
+    r"|(?:he|she|they|he's|she's|they're|his|her|their)\b"
+    r"|(?:the|this|that|some|a)\s+(?:guy|girl|woman|man|lady|dude|person|stranger|kid|driver|waiter|waitress|cashier)\b)"
+)
+_OTHER_ZH = re.compile(
+    rf"^(?:我|我们)?(?:的|家|家的)?\s*(?:{_ZH}|(?i:(?:{_EN})s?)\b)"
+    r"|^(?:他|她|他们|她们|它)"
+    # strangers: "旁边那个大哥", "隔壁老王", "楼下的小孩", "那个司机"
+    r"|^(?:旁边|隔壁|对面|前面|后面|前排|后排|楼上|楼下)?(?:的)?(?:那|这)?(?:个|位)?"
+    r"(?:大哥|大姐|大叔|大爷|大妈|小哥|小姐姐|男的|女的|哥们|老外|司机|师傅|店员|服务员|小孩|老[王李张刘陈杨赵黄周吴])"
+)
+
+# Words that ask about others without saying which: any of them may matter.
+_ANYONE = re.compile(
+    r"(?i)\b(?:we|us|our|ours|together|family|guests?|everyone|him|her|his|she|he|they|them|their|date night|anniversary)\b"
+    r"|我们|咱们|一起|家人|家里人|全家|一家|客人|大家|(?<![其吉])他|她|(?<!其)它|约会"
+)
+
+ANYONE = frozenset(PEOPLE)
+
+# The user speaking of themself.
+FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b|我|咱")
+
+
+def _cjk(text: str) -> bool:
+    return re.search(r"[\u4e00-\u9fff]", text) is not None
+
+
+def about_someone_else(clause: str) -> bool:
+    """True when the clause's subject is another person (or a pet), not the user."""
+    return (_OTHER_ZH if _cjk(clause) else _OTHER_EN).match(clause.strip()) is not None
+
+
+def people_in(text: str) -> frozenset[str]:
+    """The groups of people (and pets) `text` names anywhere."""
+    return frozenset(group for group, rx in _BY_GROUP.items() if rx.search(text))
+
+
+def people_asked(query: str) -> frozenset[str]:
+    """Whose memories a request may use besides the user's own: the groups it names, every
+    group when it names others without saying who ("we", "一起", "him"), none otherwise."""
+    if _ANYONE.search(query):
+        return ANYONE
+    return people_in(query)
+
+
+def admits(memory_text: str, asked: frozenset[str]) -> bool:
+    """Whether a memory may answer a request that asks about `asked` (see `people_asked`):
+    the user's own always, another person's when the request is about them."""
+    if not about_someone_else(memory_text):
+        return True
+    if not asked:
+        return False
+    named = people_in(memory_text)  # none: "她不会英文" — whoever she is, the request is about someone
+    return asked == ANYONE or not named or bool(asked & named)
+
+
+__all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_someone_else", "admits", "people_asked", "people_in"]

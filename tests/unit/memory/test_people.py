@@ -1,0 +1,49 @@
+"""Who a clause is about, and whose memories a request may use."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.memory.people import ANYONE, about_someone_else, admits, people_asked, people_in
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "我妹九月去东京读研",
+        "我 roommate Kevin 在 Google 上班",  # code-switched: the relation in English
+        "我的 boss 最近开始吃素",
+        "旁边那个大哥看到一半睡着了还打呼",  # a stranger
+        "my roommate Kevin works at Google",
+        "the guy next to me was snoring",
+        "她不会英文",
+    ],
+)
+def test_a_clause_about_someone_else(clause: str) -> None:
+    assert about_someone_else(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    ["我在武汉", "楼下新开了一家咖啡馆", "医生说是慢性胃炎，要我三餐规律", "my doctor says I'm anaemic", "I teach year 4"],
+)
+def test_a_clause_about_the_user(clause: str) -> None:
+    assert not about_someone_else(clause)
+
+
+def test_a_request_names_whom_it_is_about() -> None:
+    assert people_asked("周末带爸妈去哪玩比较好") == {"parent"}
+    assert people_asked("what should I cook for my sister?") == {"sibling"}
+    assert people_asked("what should we cook tonight") == ANYONE
+    assert people_asked("还有其他推荐吗") == frozenset()  # 其他 is "other", not "him"
+    assert people_in("我 roommate 说她要 go keto") == {"home"}
+
+
+def test_a_memory_about_someone_answers_only_a_request_about_them() -> None:
+    sister = "我妹九月去东京读研"
+    assert not admits(sister, people_asked("周末带爸妈去哪玩"))
+    assert admits(sister, people_asked("我妹生日送什么"))
+    assert admits(sister, people_asked("我们周末去哪"))
+    assert not admits(sister, people_asked("推荐点零食"))
+    assert admits("我住在武汉", frozenset())  # the user's own, always
+    assert admits("她不会英文 and 膝盖不好", people_asked("plan a day out for my mom"))  # whoever "she" is
