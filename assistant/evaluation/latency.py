@@ -273,7 +273,7 @@ from assistant.config import Settings
 from assistant.memory.api import BUNDLED_MODEL
 base = Path(sys.argv[1])
 profile = Profile(base, "default", Settings(embedding_model=os.environ.get("MNEMO_EMBEDDING_MODEL", BUNDLED_MODEL)), warn=lambda t: None)
-profile.recaller.recall("what do I like to eat?", profile.clock.now())
+profile.memories.recall("what do I like to eat?", profile.clock.now())
 from assistant.evaluation.latency import peak_rss_mb
 print("READY", peak_rss_mb(), flush=True)
 profile.close()
