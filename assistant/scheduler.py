@@ -36,12 +36,11 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from assistant.clock import Clock, to_ts
 from assistant.errors import InputError
-from assistant.memory.maintain import (
+from assistant.memory.api import (
     MaintenanceBusyError,
     MaintenanceReport,
+    MaintenanceStopped,
     Summarize,
-    last_success,
-    run_maintenance,
 )
 from assistant.priority import yield_cpu_to_foreground
 
@@ -138,10 +137,11 @@ class MaintenanceScheduler:
         on_error: Callable[[BaseException], None] | None = None,
         catch_up_delay: timedelta = timedelta(seconds=60),
     ) -> MaintenanceScheduler:
-        """A scheduler for an open `assistant.app.Profile` (its clock, settings and database)."""
+        """A scheduler for an open `assistant.app.Profile`: its clock and settings, and its
+        `memories` (each run takes the write lock per step and emits one change event)."""
         return cls(
-            lambda: run_maintenance(profile, profile.clock.now(), llm=llm),
-            lambda: last_success(profile.db, profile.service.profile_id),
+            lambda: profile.memories.maintain(profile.clock.now(), llm=llm),
+            profile.memories.last_maintenance,
             profile.clock,
             nightly_time=profile.settings.nightly_time,
             on_finished=on_finished,
@@ -230,6 +230,9 @@ class MaintenanceScheduler:
             report = self._run()
         except MaintenanceBusyError:
             log.info("maintenance skipped: another run holds the lock")
+            return
+        except MaintenanceStopped:
+            log.info("maintenance stopped: the profile was erased")
             return
         except Exception as exc:  # noqa: BLE001 - handed to the app's one error handler
             log.error("maintenance failed: %s", type(exc).__name__)

@@ -35,8 +35,7 @@ from assistant.errors import InputError, MnemoError, NotFoundError
 from assistant.llm.backend import ChatBackend, ChatMessage, ChatResult, Role
 from assistant.llm.errors import LLMError, StreamInterrupted
 from assistant.llm.extraction import ExtractionOutcome, LLMExtractor, SourceMessage
-from assistant.memory.inject import block_language
-from assistant.memory.text import storable
+from assistant.memory.api import block_language, storable
 from assistant.memory.types import Action, Change, Memory, Turn
 
 if TYPE_CHECKING:

@@ -16,8 +16,7 @@ from dataclasses import dataclass, replace
 
 from assistant.chat.types import MessageStatus, Session, StoredMessage
 from assistant.errors import NotFoundError
-from assistant.memory.db import Database
-from assistant.memory.text import index_text, storable
+from assistant.memory.api import Database, index_text, storable
 
 TEMP_ID_BASE = 10**15
 """Ids of temporary messages start here (they never reach the database)."""

@@ -19,7 +19,7 @@ from datetime import tzinfo
 from assistant.errors import InputError
 from assistant.llm.backend import ChatMessage, Role
 from assistant.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_messages_tokens, estimate_tokens
-from assistant.memory.inject import render_block
+from assistant.memory.api import render_block
 from assistant.memory.types import Memory
 
 SYSTEM_PROMPT = {

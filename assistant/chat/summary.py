@@ -16,7 +16,7 @@ from assistant.chat.types import StoredMessage
 from assistant.llm.backend import ChatBackend, ChatMessage
 from assistant.llm.errors import LLMError
 from assistant.llm.tokens import estimate_tokens
-from assistant.memory.sensitive import redact_masked
+from assistant.memory.api import redact_masked
 
 log = logging.getLogger("mnemo.chat")
 

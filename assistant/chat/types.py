@@ -9,7 +9,7 @@ from assistant.errors import MnemoError
 from assistant.memory.types import Change, Memory
 
 if TYPE_CHECKING:
-    from assistant.memory.write import ForgetRequest
+    from assistant.memory.api import ForgetRequest
 
 MessageStatus = Literal["complete", "partial", "error"]
 

@@ -18,7 +18,7 @@ def _progress(text: str) -> None:
 def cmd_locomo(args: argparse.Namespace) -> int:
     from assistant.evaluation.locomo import load_locomo
     from assistant.evaluation.locomo_bench import run_locomo
-    from assistant.memory.embedder import SentenceTransformerEmbedder
+    from assistant.memory.api import SentenceTransformerEmbedder
 
     conversations = load_locomo(Path(args.data))
     settings = load_settings()
@@ -101,7 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--hybrid",
         choices=("recall", "context"),
         default="recall",
-        help="recall: the read path as shipped; context: the proposed ranking (evaluation/fusion.py)",
+        help="recall: the read path as shipped; context: the proposed ranking (memory/fusion.py)",
     )
     p.set_defaults(handler=cmd_locomo)
     p = bsub.add_parser("latency", help="recall p50/p95/p99, write throughput, start-up, peak RSS")

@@ -21,7 +21,7 @@ from assistant.config import Settings, data_dir, load_settings
 from assistant.errors import ModelUnavailableError
 from assistant.llm.errors import LLMError
 from assistant.llm.ollama_backend import OllamaBackend
-from assistant.memory.embedder import (
+from assistant.memory.api import (
     BUNDLED_MODEL,
     SentenceTransformerEmbedder,
     bundled_model_path,

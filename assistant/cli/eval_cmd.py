@@ -19,7 +19,7 @@ from assistant.config import Settings, load_settings
 from assistant.evaluation.report import eval_markdown, table
 from assistant.evaluation.runner import ScenarioRunner, default_maintenance, summarize
 from assistant.evaluation.scenarios import load_scenarios
-from assistant.memory.embedder import SentenceTransformerEmbedder
+from assistant.memory.api import SentenceTransformerEmbedder
 
 
 def _llm_flush(settings: Settings) -> Callable[[Profile, ConversationStore, datetime], None]:
@@ -51,11 +51,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     scenarios = load_scenarios(Path(args.dataset))  # ScenarioFormatError → exit 2 with the line
     settings = load_settings()
     embedder = SentenceTransformerEmbedder(settings.embedding_model, warn=lambda t: print(f"warning: {t}", file=sys.stderr))
-    maintain, note = default_maintenance()
-    if note:
-        print(f"note: {note}", file=sys.stderr)
     hook = _llm_flush(settings) if args.llm else None
-    runner = ScenarioRunner(embedder, settings, maintain=maintain, llm_extract=hook, k=args.k)
+    runner = ScenarioRunner(embedder, settings, maintain=default_maintenance(), llm_extract=hook, k=args.k)
     results = []
     for scenario in scenarios:
         results.append(runner.run(scenario))
@@ -65,8 +62,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     summary["dataset"] = str(args.dataset)
     summary["extractors"] = "rules+llm" if args.llm else "rules"
     summary["embedding_model"] = embedder.model_name
-    if note:
-        summary["note"] = note
     print(eval_markdown(summary))
     print()
     rows = [[name, b["scenarios"], b["failed"], b["probes"], b["probes_failed"]] for name, b in sorted(summary["by_category"].items())]

@@ -7,7 +7,8 @@ from typing import Any
 
 from assistant.cli.common import print_json, profile_from_env
 from assistant.clock import iso
-from assistant.memory.maintain import STEPS, MaintenanceReport, recent_jobs, run_maintenance
+from assistant.memory.api import MAINTENANCE_STEPS as STEPS
+from assistant.memory.api import MaintenanceReport
 
 _WORDS = {
     "expire": "expired plans archived",
@@ -43,14 +44,14 @@ def cmd_maintain(args: argparse.Namespace) -> int:
     steps = [s.strip() for s in args.steps.split(",") if s.strip()] if args.steps else None
     with profile_from_env() as profile:
         if args.history:
-            jobs = recent_jobs(profile.db, profile.service.profile_id, limit=args.history)
+            jobs = profile.memories.maintenance_history(args.history)
             if args.json:
                 print_json([{**j, "started_at": iso(j["started_at"]), "finished_at": iso(j["finished_at"])} for j in jobs])
             else:
                 for job in jobs:
                     print(f"#{job['id']:<5} {iso(job['started_at'])}  {job['status']:<24} {job['duration_s'] or 0:.2f}s  {job['kind']}")
             return 0
-        report = run_maintenance(profile, profile.clock.now(), dry_run=args.dry_run, steps=steps)
+        report = profile.memories.maintain(dry_run=args.dry_run, steps=steps)
         if args.json:
             out: dict[str, Any] = report.as_dict()
             print_json(out)

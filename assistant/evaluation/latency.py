@@ -30,12 +30,13 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from assistant.memory.embedder import Embedder
+if TYPE_CHECKING:  # the memory core is imported where it is used: the start-up probes import
+    # this module for `peak_rss_mb` before they report ready, and must not pay for the core
+    from assistant.memory.api import BenchMemory, Embedder
 
 SIZES = (1_000, 10_000, 100_000)
 _SUBJECTS = [
@@ -161,12 +162,12 @@ def measure_size(
     embedder: Embedder | None = None,
 ) -> dict[str, Any]:
     """Build a store of `n` memories in a temp folder and time the read and write paths."""
-    from assistant.clock import ManualClock
-    from assistant.memory.db import Database
-    from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder
-    from assistant.memory.recall import Recaller, RecallOptions
-    from assistant.memory.service import MemoryService
-    from assistant.memory.store import MemoryStore, NewMemory
+    from assistant.memory.api import (
+        BUNDLED_MODEL,
+        BenchMemory,
+        NewMemory,
+        SentenceTransformerEmbedder,
+    )
     from assistant.memory.types import Category
 
     if embedder is None:
@@ -179,52 +180,13 @@ def measure_size(
     vectors, embedded = pooled_vectors(embedder.embed, texts, embed_limit)
     embed_s = time.perf_counter() - t0
     now = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
-    with tempfile.TemporaryDirectory(prefix="mnemo-latency-") as tmp:
-        db = Database(Path(tmp) / "mnemo.db")
-        store = MemoryStore(db, "bench")
-        store.ensure_profile(now.timestamp())
-        service = MemoryService(db, store, embedder, Path(tmp) / "index", ManualClock(now))
-        try:
-            t0 = time.perf_counter()
-            service.add_many(
-                [
-                    (NewMemory(content=text, category=Category.FACT), now.timestamp())
-                    for text in texts
-                ],
-                vectors=vectors,
-            )
-            load_s = time.perf_counter() - t0
-
-            recaller = Recaller(service, RecallOptions())
-            asks = synthetic_queries(2 * queries)
-            recaller.recall("warm-up question", now)
-            recall_ms: list[float] = []
-            bare_ms: list[float] = []
-            for i in range(queries):
-                t1 = time.perf_counter()
-                recaller.recall(asks[2 * i], now)
-                recall_ms.append((time.perf_counter() - t1) * 1000)
-                t1 = time.perf_counter()
-                service.index.query(
-                    embedder.embed_one(asks[2 * i + 1]),
-                    RecallOptions().candidates,
-                    store.profile_id,
-                )
-                bare_ms.append((time.perf_counter() - t1) * 1000)
-
-            fresh = synthetic_texts(2 * writes, seed=99)
-            t1 = time.perf_counter()
-            for text in fresh[:writes]:
-                service.add(NewMemory(content=f"new: {text}", category=Category.FACT))
-            write_s = time.perf_counter() - t1
-            t1 = time.perf_counter()
-            for j, text in enumerate(fresh[writes:]):
-                service.index.upsert([10_000_000 + j], embedder.embed([text]), store.profile_id)
-            bare_write_s = time.perf_counter() - t1
-            write_path_ms = _write_path_ms(service, now, writes)
-        finally:
-            service.close()
-            db.close()
+    with BenchMemory(embedder, now, prefix="mnemo-latency-") as bench:
+        t0 = time.perf_counter()
+        bench.load([(NewMemory(content=text, category=Category.FACT), now.timestamp()) for text in texts], vectors)
+        load_s = time.perf_counter() - t0
+        recall_ms, bare_ms = _read_ms(bench, now, queries)
+        write_s, bare_write_s = _write_seconds(bench, writes)
+        write_path_ms = _write_path_ms(bench, now, writes)
     return {
         "memories": n,
         "vectors": f"{embedded} embedded"
@@ -241,6 +203,40 @@ def measure_size(
     }
 
 
+def _read_ms(bench: BenchMemory, now: datetime, queries: int) -> tuple[list[float], list[float]]:
+    """Milliseconds of the read path for each of `queries` unseen questions, and of the bare
+    cost (one embedding, one vector query for as many candidates) for as many others."""
+    from assistant.memory.api import RecallOptions
+
+    asks = synthetic_queries(2 * queries)
+    candidates = RecallOptions().candidates
+    bench.recall("warm-up question", now)
+    recall_ms: list[float] = []
+    bare_ms: list[float] = []
+    for i in range(queries):
+        t1 = time.perf_counter()
+        bench.recall(asks[2 * i], now)
+        recall_ms.append((time.perf_counter() - t1) * 1000)
+        t1 = time.perf_counter()
+        bench.nearest(asks[2 * i + 1], candidates)
+        bare_ms.append((time.perf_counter() - t1) * 1000)
+    return recall_ms, bare_ms
+
+
+def _write_seconds(bench: BenchMemory, writes: int) -> tuple[float, float]:
+    """Seconds for `writes` stored memories (row, embedding, index), and for as many bare
+    index writes (one embedding, one upsert) of other texts."""
+    fresh = synthetic_texts(2 * writes, seed=99)
+    t1 = time.perf_counter()
+    for text in fresh[:writes]:
+        bench.add(f"new: {text}")
+    write_s = time.perf_counter() - t1
+    t1 = time.perf_counter()
+    for j, text in enumerate(fresh[writes:]):
+        bench.index_only(10_000_000 + j, text)
+    return write_s, time.perf_counter() - t1
+
+
 # What people say in one message: introductions, compound sentences, updates, plans, small
 # talk, questions, in both languages (the write path's cost depends on the clauses it judges).
 _MESSAGES = (
@@ -253,19 +249,17 @@ _MESSAGES = (
 )
 
 
-def _write_path_ms(service: Any, now: datetime, count: int) -> dict[str, float]:
+def _write_path_ms(bench: BenchMemory, now: datetime, count: int) -> dict[str, float]:
     """Percentiles of one user message through the whole write path (`MemoryWriter.remember`)."""
     from assistant.memory.types import Turn
-    from assistant.memory.write import MemoryWriter
 
-    writer = MemoryWriter(service, None)
-    writer.remember([Turn("user", "warm-up: I like tea")], now)
+    bench.remember([Turn("user", "warm-up: I like tea")], now)
     times: list[float] = []
     for i in range(count):
         text = _MESSAGES[i % len(_MESSAGES)] + ("" if i < len(_MESSAGES) else f" ({i})")
         at = now + timedelta(minutes=i + 1)  # one message a minute, as a chat would send them
         t0 = time.perf_counter()
-        writer.remember([Turn("user", text, at)], at)
+        bench.remember([Turn("user", text, at)], at)
         times.append((time.perf_counter() - t0) * 1000)
     return percentiles(times)
 
@@ -276,14 +270,15 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1"); os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 from assistant.app import Profile
 from assistant.config import Settings
-from assistant.memory.embedder import BUNDLED_MODEL
+from assistant.memory.api import BUNDLED_MODEL
 base = Path(sys.argv[1])
 profile = Profile(base, "default", Settings(embedding_model=os.environ.get("MNEMO_EMBEDDING_MODEL", BUNDLED_MODEL)), warn=lambda t: None)
-profile.recaller.recall("what do I like to eat?", profile.clock.now())
+profile.memories.recall("what do I like to eat?", profile.clock.now())
 from assistant.evaluation.latency import peak_rss_mb
 print("READY", peak_rss_mb(), flush=True)
 profile.close()
 """
+# The bare cost: the model alone, without the memory core (so not through its API).
 _BARE_SNIPPET = """
 import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from assistant.errors import InputError
-from assistant.memory.service import MemoryService
-from assistant.memory.store import NewMemory
+from assistant.memory.api import BenchMemory, NewMemory
 from assistant.memory.types import Category, Kind, Source
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -163,31 +162,28 @@ def _conversation(index: int, raw: Any) -> LocomoConversation:
 # -- ingestion ------------------------------------------------------------------------------
 
 
-def ingest(service: MemoryService, conversation: LocomoConversation, vectors: np.ndarray) -> dict[int, LocomoTurn]:
+def ingest(bench: BenchMemory, conversation: LocomoConversation, vectors: np.ndarray) -> dict[int, LocomoTurn]:
     """Write every turn as an episodic memory and index its precomputed vector.
 
     Returns memory id → turn (the ``dia_id`` mapping).
     """
-    store = service.store
-    by_id: dict[int, LocomoTurn] = {}
-    with service.db.atomic():
-        for turn in conversation.turns:
-            at = turn.at.timestamp()
-            memory = store.add(
-                NewMemory(
-                    content=turn.content,
-                    category=Category.FACT,
-                    kind=Kind.EPISODIC,
-                    entities=[turn.speaker],
-                    source=Source.USER_IMPLIED,
-                    event_at=at,
-                    session_id=f"session_{turn.session}",
-                ),
-                at,
-            )
-            by_id[memory.id] = turn
-    service.index.upsert(list(by_id), vectors, service.profile_id)
-    return by_id
+    items = [
+        (
+            NewMemory(
+                content=turn.content,
+                category=Category.FACT,
+                kind=Kind.EPISODIC,
+                entities=[turn.speaker],
+                source=Source.USER_IMPLIED,
+                event_at=turn.at.timestamp(),
+                session_id=f"session_{turn.session}",
+            ),
+            turn.at.timestamp(),
+        )
+        for turn in conversation.turns
+    ]
+    ids = bench.add_each(items, vectors)
+    return dict(zip(ids, conversation.turns, strict=True))
 
 
 def embed_turns(embed: Callable[[Sequence[str]], np.ndarray], conversation: LocomoConversation) -> np.ndarray:

@@ -7,22 +7,15 @@ cache). The result per split is ``{"hybrid": M, "vector": M, "bm25": M}``.
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
-from assistant.clock import ManualClock
 from assistant.evaluation import retrieval
 from assistant.evaluation.locomo import DEPTH, LocomoConversation, Scores, embed_turns, ingest
-from assistant.memory.db import Database
-from assistant.memory.embedder import Embedder
-from assistant.memory.recall import Recaller, RecallOptions
-from assistant.memory.service import MemoryService
-from assistant.memory.store import MemoryStore
+from assistant.memory.api import BenchMemory, Embedder, RecallOptions
 
 METHODS = ("hybrid", "vector", "bm25")
 HYBRIDS = ("recall", "context")
@@ -69,35 +62,27 @@ def run_locomo(
         vectors = embed_turns(embedder.embed, conversation)
         run.embed_seconds += time.perf_counter() - t0
         run.skipped += conversation.skipped
-        with tempfile.TemporaryDirectory(prefix="mnemo-locomo-") as tmp:
-            now = max(t.at for t in conversation.turns) + timedelta(days=1)
-            db = Database(Path(tmp) / "mnemo.db")
-            store = MemoryStore(db, "locomo")
-            store.ensure_profile(now.timestamp())
-            service = MemoryService(db, store, embedder, Path(tmp) / "index", ManualClock(now))
-            try:
-                turns = ingest(service, conversation, vectors)
-                recaller = Recaller(service, retrieval.ranking_options(recall_options or RecallOptions(), DEPTH))
-                rankers: dict[str, retrieval.Ranker] = {
-                    "hybrid": retrieval.hybrid_ranker(recaller, now, DEPTH)
-                    if hybrid == "recall"
-                    else retrieval.context_ranker(service, DEPTH),
-                    "vector": retrieval.vector_ranker(service, DEPTH),
-                    "bm25": retrieval.bm25_ranker(service, DEPTH),
-                }
-                scores = run.scores[conversation.split]
-                for question in conversation.questions:
-                    embedder.embed_one(question.question)  # computed once, shared by the rankers
-                    for method, rank in rankers.items():
-                        t1 = time.perf_counter()
-                        ranked = [turns[i].dia_id for i in rank(question.question) if i in turns]
-                        spent[method] += time.perf_counter() - t1
-                        scores[method].add(question.category, question.evidence, ranked)
-                    asked += 1
-                run.questions[conversation.split] += len(conversation.questions)
-            finally:
-                service.close()
-                db.close()
+        now = max(t.at for t in conversation.turns) + timedelta(days=1)
+        options = retrieval.ranking_options(recall_options or RecallOptions(), DEPTH)
+        with BenchMemory(embedder, now, name="locomo", recall=options, prefix="mnemo-locomo-") as bench:
+            turns = ingest(bench, conversation, vectors)
+            rankers: dict[str, retrieval.Ranker] = {
+                "hybrid": retrieval.hybrid_ranker(bench, now, DEPTH)
+                if hybrid == "recall"
+                else retrieval.context_ranker(bench, DEPTH),
+                "vector": retrieval.vector_ranker(bench, DEPTH),
+                "bm25": retrieval.bm25_ranker(bench, DEPTH),
+            }
+            scores = run.scores[conversation.split]
+            for question in conversation.questions:
+                embedder.embed_one(question.question)  # computed once, shared by the rankers
+                for method, rank in rankers.items():
+                    t1 = time.perf_counter()
+                    ranked = [turns[i].dia_id for i in rank(question.question) if i in turns]
+                    spent[method] += time.perf_counter() - t1
+                    scores[method].add(question.category, question.evidence, ranked)
+                asked += 1
+            run.questions[conversation.split] += len(conversation.questions)
         report(f"conversation {conversation.index} ({conversation.split}): {len(conversation.turns)} turns, "
                f"{len(conversation.questions)} questions, {time.perf_counter() - started:.0f} s")
     run.query_ms = {m: round(1000 * spent[m] / max(1, asked), 2) for m in METHODS}

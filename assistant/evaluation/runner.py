@@ -41,9 +41,7 @@ from assistant.chat.history import ConversationStore
 from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.evaluation.scenarios import Message, Probe, Scenario
-from assistant.memory.embedder import Embedder
-from assistant.memory.extract.validate import garbage_problem
-from assistant.memory.inject import block_language, render_block
+from assistant.memory.api import Embedder, block_language, garbage_problem, render_block
 from assistant.memory.types import Turn
 
 Maintain = Callable[[Profile, datetime], None]
@@ -165,17 +163,13 @@ def _last_midnight(at: datetime) -> datetime:
     return at.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def default_maintenance() -> tuple[Maintain | None, str]:
-    """The nightly job when the maintenance module is installed, else None and why."""
-    try:
-        from assistant.memory.maintain import run_maintenance
-    except ImportError as exc:
-        return None, f"nightly maintenance skipped: {exc}"
+def default_maintenance() -> Maintain:
+    """The nightly job as the app runs it (`Memories.maintain`), as of `at`."""
 
     def run(profile: Profile, at: datetime) -> None:
-        run_maintenance(profile, at)
+        profile.memories.maintain(at)
 
-    return run, ""
+    return run
 
 
 class ScenarioRunner:
@@ -248,7 +242,7 @@ class ScenarioRunner:
             leaks = scan_sensitive(base, scenario.sensitive)
             stored = [
                 StoredMemory(m.content, m.kind.value, m.status.value, m.slot, m.topic, garbage_problem(m.content))
-                for m in profile.service.store.list(status=None, limit=1_000_000, order="id ASC")
+                for m in profile.memories.list(status=None, limit=1_000_000, order="id ASC")
             ]
         finally:
             profile.close()
@@ -258,20 +252,20 @@ class ScenarioRunner:
 
     def _message(self, profile: Profile, history: ConversationStore, event: Message, sid: str, previous: dict[str, Turn]) -> None:
         if event.role == "assistant":
-            stored = history.add_message(sid, "assistant", profile.writer.mask_known(event.content), to_ts(event.at))
+            stored = history.add_message(sid, "assistant", profile.memories.mask_known(event.content), to_ts(event.at))
             previous[sid] = Turn("assistant", event.content, at=event.at, session_id=sid, message_id=stored.id)
             return
-        masked = profile.writer.protect(event.content, event.at).text
+        masked = profile.memories.protect(event.content, event.at)
         stored = history.add_message(sid, "user", masked, to_ts(event.at))
         turns = [t for t in (previous.pop(sid, None),) if t is not None]
         turns.append(Turn("user", event.content, at=event.at, session_id=sid, message_id=stored.id))
-        profile.writer.remember(turns, event.at, confirm_forget=True)
+        profile.memories.remember(turns, event.at, confirm_forget=True)
         if not self.llm_extract:
             history.mark_extracted([stored.id])
 
     def _probe(self, profile: Profile, probe: Probe) -> ProbeResult:
         started = time.perf_counter()
-        hits = profile.recaller.recall(probe.query, probe.at, k=self.k)
+        hits = profile.memories.search(probe.query, probe.at, k=self.k)
         lang = block_language(probe.query, self.settings.language)
         block, ids = render_block(hits, lang=lang, token_budget=self.settings.recall_token_budget, tz=probe.at.tzinfo)
         elapsed = (time.perf_counter() - started) * 1000

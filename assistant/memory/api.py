@@ -10,6 +10,10 @@ and each repeated, or skipped, the rules of a change. Here every command:
 - emits exactly one `MemoryChange` to the subscribers, after the lock is released, so a
   listener may call back in.
 
+Maintenance runs here too (`maintain`: the lock around each step, one event for the run).
+The end of the module re-exports the few values and helpers of the layers below that front
+ends may use; an import-linter contract (pyproject.toml) forbids them the rest.
+
 `Memories` belongs to the `Profile` and is the same object for the profile's life: it reads
 the store, service, writer and recaller from the profile at each call, so `forget_me`, which
 replaces them, needs no re-wiring by anyone who holds a reference. It wraps the existing
@@ -23,7 +27,8 @@ from __future__ import annotations
 import builtins
 import logging
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -33,8 +38,18 @@ from assistant.clock import Clock, to_ts
 from assistant.config import Settings
 from assistant.errors import InputError, NotFoundError
 from assistant.memory.embedder import Embedder
-from assistant.memory.inject import block_language, render_block
 from assistant.memory.listing import MemoryQuery, Page, fetch_page
+from assistant.memory.maintain import (
+    LOCK_NAME,
+    MaintenanceBusyError,
+    MaintenanceParts,
+    MaintenanceReport,
+    MaintenanceStopped,
+    Summarize,
+    last_success,
+    recent_jobs,
+    run_maintenance,
+)
 from assistant.memory.recall import Recaller, RecallOptions
 from assistant.memory.service import MemoryService, Progress, ReconcileReport
 from assistant.memory.store import MemoryStore, NewMemory
@@ -130,6 +145,7 @@ class MemoryParts(Protocol):
     """What `Memories` reads from its owner (`assistant.app.Profile`) at each call."""
 
     name: str
+    dir: Path
     clock: Clock
     settings: Settings
     store: MemoryStore
@@ -381,6 +397,49 @@ class Memories:
         self._emit("reindex")
         return report
 
+    def maintain(
+        self, now: datetime | None = None, *, dry_run: bool = False, llm: Summarize | None = None,
+        steps: Sequence[str] | None = None, after_step: Callable[[str, dict[str, int]], None] | None = None,
+    ) -> MaintenanceReport:
+        """Run the memory maintenance (expire, decay, merge, consolidate, purge, reconcile; see
+        `memory/maintain/runner.py`, whose arguments these are) as of `now` (the clock's).
+
+        The write lock is held around each step rather than the whole run (a first run at 100k
+        memories takes minutes), so a chat turn that comes meanwhile waits for one step, not
+        for all. A forget-me between two steps ends the run (`MaintenanceStopped`). One event
+        names every memory the run changed, also when a step fails after others changed
+        some; a dry run changes none and emits none.
+
+        Raises:
+            MaintenanceBusyError: another run holds the profile's maintenance lock.
+            MaintenanceStopped: forget-me erased the profile during the run.
+        """
+        with self.lock:  # a forget-me under way finishes first: the run gets the new parts
+            service = self._service
+            parts = MaintenanceParts(service.db, service, self._parts.settings, self._parts.dir / LOCK_NAME, self._vault)
+
+        @contextmanager
+        def step_guard() -> Iterator[None]:
+            with self.lock:
+                if self._parts.service is not service:
+                    raise MaintenanceStopped("Maintenance stopped: the profile was erased.",
+                                             "Nothing to do: forget-me removed what it maintained.")
+                yield
+
+        changed: builtins.list[int] = []
+        try:
+            report = run_maintenance(parts, now or self._parts.clock.now(), dry_run=dry_run, llm=llm, steps=steps,
+                                     after_step=after_step, step_guard=step_guard, on_changed=changed.extend)
+        except (MaintenanceBusyError, MaintenanceStopped):
+            raise  # no run, or one whose profile is gone (forget-me told the listeners)
+        except BaseException:
+            if not dry_run:
+                self._emit("maintain", changed)  # what the steps before the failure changed
+            raise
+        if not dry_run:
+            self._emit("maintain", report.changed)
+        return report
+
     def protect(self, text: str, now: datetime) -> str:
         """`text` with its sensitive values moved to the vault (a message about to be stored).
         Writes vault items, no memory: it emits no change event."""
@@ -484,6 +543,14 @@ class Memories:
         """A deleted memory's vector bytes may still be in the index folder."""
         return self._parts.pending_scrub
 
+    def last_maintenance(self) -> float | None:
+        """When the maintenance last completed every step (epoch seconds), None if never."""
+        return last_success(self._service.db, self._service.profile_id)
+
+    def maintenance_history(self, limit: int = 10) -> builtins.list[dict[str, Any]]:
+        """The latest maintenance runs, newest first (`mnemo maintain --history`, the panel)."""
+        return recent_jobs(self._service.db, self._service.profile_id, limit)
+
 
 def _changed_ids(changes: Iterable[Change]) -> list[int | None]:
     """The memories a write path's changes touched: the stored, the bumped (a repeated fact
@@ -493,3 +560,33 @@ def _changed_ids(changes: Iterable[Change]) -> list[int | None]:
         if change.action is not Action.DROPPED:
             ids += [change.memory_id, change.replaced_id]
     return ids
+
+
+# -- Values and helpers front ends may use ---------------------------------------------------
+# What the CLI, the chat engine and the evaluation harness legitimately take from the layers
+# below besides `Memories`: text hygiene for the messages they store, the memory block's
+# rendering, the embedding model's name and files, the maintenance report, a benchmark's
+# scratch store. Re-exported here, and only here, so that the import contract in
+# pyproject.toml can keep every other module of assistant.memory internal.
+
+from assistant.memory.bench import BenchMemory  # noqa: E402
+from assistant.memory.db import Database  # noqa: E402
+from assistant.memory.embedder import (  # noqa: E402
+    BUNDLED_MODEL,
+    SentenceTransformerEmbedder,
+    bundled_model_path,
+    model_on_path,
+)
+from assistant.memory.extract.validate import garbage_problem  # noqa: E402
+from assistant.memory.inject import block_language, render_block  # noqa: E402
+from assistant.memory.maintain import STEPS as MAINTENANCE_STEPS  # noqa: E402
+from assistant.memory.sensitive import redact_masked  # noqa: E402
+from assistant.memory.text import index_text, storable  # noqa: E402
+from assistant.memory.write import ForgetRequest  # noqa: E402
+
+__all__ += [
+    "BUNDLED_MODEL", "MAINTENANCE_STEPS", "BenchMemory", "Database", "Embedder", "ForgetRequest",
+    "MaintenanceBusyError", "MaintenanceReport", "MaintenanceStopped", "NewMemory", "RecallOptions", "Summarize",
+    "SentenceTransformerEmbedder", "block_language", "bundled_model_path", "garbage_problem",
+    "index_text", "model_on_path", "redact_masked", "render_block", "storable",
+]

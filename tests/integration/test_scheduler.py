@@ -10,7 +10,8 @@ import pytest
 
 from assistant.app import Profile
 from assistant.clock import ManualClock, to_ts
-from assistant.memory.maintain import MaintenanceBusyError, MaintenanceReport, last_success
+from assistant.memory.api import MaintenanceBusyError, MaintenanceReport, MemoryChange
+from assistant.memory.types import Memory
 from assistant.scheduler import CATCH_UP_JOB, NIGHTLY_JOB, MaintenanceScheduler
 
 WAIT = 60.0  # seconds: an upper bound for a background run, never a sleep
@@ -148,9 +149,19 @@ def test_removing_a_one_off_job_after_shutdown_is_not_an_error(threads_before: s
     scheduler.remove_job(job.id)  # the store is empty once stopped: the job is gone, no error
 
 
-def test_for_profile_runs_the_real_maintenance(profile: Profile, clock: ManualClock, threads_before: set[threading.Thread]) -> None:
+@pytest.fixture
+def expired(profile: Profile, clock: ManualClock) -> Memory:
+    """A plan whose day is over (stored before `threads_before` looks: embedding starts tqdm's monitor)."""
+    return profile.memories.add("Dentist on Monday at nine", expires_at=to_ts(clock.now()) - 60)
+
+
+def test_for_profile_runs_the_real_maintenance(
+    profile: Profile, clock: ManualClock, expired: Memory, threads_before: set[threading.Thread]
+) -> None:
     reports: list[MaintenanceReport] = []
     done = threading.Event()
+    changes: list[MemoryChange] = []
+    profile.memories.subscribe(changes.append)
 
     def finished(report: MaintenanceReport) -> None:
         reports.append(report)
@@ -164,8 +175,9 @@ def test_for_profile_runs_the_real_maintenance(profile: Profile, clock: ManualCl
     finally:
         scheduler.shutdown()
     assert set(reports[0].steps) == {"expire", "decay", "merge", "consolidate", "purge", "reconcile"}
-    assert last_success(profile.db, profile.service.profile_id) == to_ts(clock.now())
+    assert profile.memories.last_maintenance() == to_ts(clock.now())
     assert not scheduler.is_due(clock.now() + timedelta(hours=1))
+    assert changes == [MemoryChange("maintain", (expired.id,))]  # through `Memories`: one event
 
 
 def test_bad_nightly_time_is_refused(clock: ManualClock) -> None:

@@ -23,6 +23,7 @@ from assistant.memory.maintain.runner import (
     STEPS,
     MaintenanceBusyError,
     MaintenanceReport,
+    MaintenanceStopped,
     last_success,
     last_successes,
     maintenance_lock,
@@ -32,7 +33,7 @@ from assistant.memory.maintain.runner import (
 
 __all__ = [
     "LOCK_NAME", "MERGE_SIMILARITY", "STEPS", "SUMMARY_SCHEMA", "MaintenanceBusyError",
-    "MaintenanceParts", "MaintenanceReport", "StepContext", "Summarize", "consolidate", "decay",
+    "MaintenanceParts", "MaintenanceReport", "MaintenanceStopped", "StepContext", "Summarize", "consolidate", "decay",
     "expire", "last_success", "last_successes", "maintenance_lock", "merge", "purge",
     "recent_jobs", "reconcile_and_compact", "retention", "run_maintenance",
 ]

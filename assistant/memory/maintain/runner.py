@@ -6,7 +6,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -46,6 +46,10 @@ class MaintenanceBusyError(MnemoError):
     """Another maintenance run (this process or another) holds the lock."""
 
 
+class MaintenanceStopped(MnemoError):
+    """The run ended between two steps: the profile it maintained was erased (forget-me)."""
+
+
 @dataclass
 class MaintenanceReport:
     """What one run did (or, in a dry run, would do), step by step."""
@@ -56,6 +60,7 @@ class MaintenanceReport:
     steps: dict[str, dict[str, int]] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     duration_s: float = 0.0
+    changed: list[int] = field(default_factory=list)  # memories added, edited, retired or purged
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -107,6 +112,8 @@ def run_maintenance(
     llm: Summarize | None = None,
     steps: Sequence[str] | None = None,
     after_step: Callable[[str, dict[str, int]], None] | None = None,
+    step_guard: Callable[[], AbstractContextManager[object]] | None = None,
+    on_changed: Callable[[Sequence[int]], None] | None = None,
 ) -> MaintenanceReport:
     """Run the maintenance steps in order and record the run in `jobs`.
 
@@ -117,12 +124,19 @@ def run_maintenance(
         llm: writes consolidation summaries; None uses the rule-based summary.
         steps: a subset of STEPS to run (in STEPS order); None runs them all.
         after_step: called with each step's name and counts once the step is done (progress).
+        step_guard: entered around each step and its record (`Memories` holds its write lock
+            there): another thread's write waits for the step, never lands in the middle of
+            one (a merge reads, then rewrites), nor waits for the whole run. It may raise
+            `MaintenanceStopped` to end the run. None: no guard (a benchmark, a test).
+        on_changed: called after each step with the ids of the memories it changed (from the
+            audit events it wrote), also for the steps done before one fails.
 
     Returns:
         The report, also stored as the job's counts.
 
     Raises:
         MaintenanceBusyError: another run holds the lock.
+        MaintenanceStopped: `step_guard` ended the run (the profile was erased under it).
         InputError: an unknown step name.
     """
     names = _step_names(steps)
@@ -130,32 +144,46 @@ def run_maintenance(
     now_ts = to_ts(now)
     tz = now.tzinfo
     assert tz is not None  # to_ts refused naive datetimes
+    guard = step_guard or nullcontext
     with maintenance_lock(parts.lock_path):
         db, profile_id = parts.db, parts.service.profile_id
-        parts.store.flush_access()  # decay must see the latest use
-        _close_interrupted(db, profile_id)
-        ctx = StepContext(parts, now_ts, tz, dry_run=dry_run, summarize=llm, last_success=last_successes(db, profile_id))
-        job_id = int(db.execute(
-            "INSERT INTO jobs(profile_id, kind, started_at, status) VALUES (?, ?, ?, 'running')",
-            (profile_id, DRY_RUN_KIND if dry_run else JOB_KIND, now_ts),
-        ).lastrowid or 0)
-        report = MaintenanceReport(job_id, now_ts, dry_run)
+        with guard():
+            parts.store.flush_access()  # decay must see the latest use
+            _close_interrupted(db, profile_id)
+            ctx = StepContext(parts, now_ts, tz, dry_run=dry_run, summarize=llm, last_success=last_successes(db, profile_id))
+            report = MaintenanceReport(_start_job(db, profile_id, now_ts, dry_run), now_ts, dry_run)
         started = time.perf_counter()
         try:
             for name in names:
-                t0 = time.perf_counter()
-                report.steps[name] = STEPS[name](ctx)
-                report.seconds[name] = time.perf_counter() - t0
-                _record_step(db, profile_id, report, name, now_ts, dry_run, time.perf_counter() - started)
+                with guard():
+                    mark = _last_event(db, profile_id)
+                    t0 = time.perf_counter()
+                    report.steps[name] = STEPS[name](ctx)
+                    report.seconds[name] = time.perf_counter() - t0
+                    changed = [] if dry_run else _changed_since(db, profile_id, mark)
+                    _record_step(db, profile_id, report, name, now_ts, dry_run, time.perf_counter() - started)
+                report.changed += changed
                 log.info("maintenance step %s done in %.2fs: %s", name, report.seconds[name], report.steps[name])
+                if on_changed is not None and changed:
+                    on_changed(changed)
                 if after_step is not None:
                     after_step(name, report.steps[name])
+        except MaintenanceStopped:
+            raise  # the profile was erased: its jobs went with it
         except BaseException as exc:
-            _finish(db, job_id, report, time.perf_counter() - started, f"failed:{type(exc).__name__}")
+            _finish(db, report.job_id, report, time.perf_counter() - started, f"failed:{type(exc).__name__}")
             raise
         report.duration_s = time.perf_counter() - started
-        _finish(db, job_id, report, report.duration_s, "ok")
+        with guard():
+            _finish(db, report.job_id, report, report.duration_s, "ok")
         return report
+
+
+def _start_job(db: Database, profile_id: str, now: float, dry_run: bool) -> int:
+    return int(db.execute(
+        "INSERT INTO jobs(profile_id, kind, started_at, status) VALUES (?, ?, ?, 'running')",
+        (profile_id, DRY_RUN_KIND if dry_run else JOB_KIND, now),
+    ).lastrowid or 0)
 
 
 def _step_names(steps: Sequence[str] | None) -> list[str]:
@@ -188,6 +216,19 @@ def _finish(db: Database, job_id: int, report: MaintenanceReport, duration: floa
         "UPDATE jobs SET status = ?, finished_at = started_at + ?, duration_s = ?, counts = ? WHERE id = ?",
         (status, duration, duration, _counts_json(report), job_id),
     )
+
+
+def _last_event(db: Database, profile_id: str) -> int:
+    return int(db.scalar("SELECT COALESCE(MAX(id), 0) FROM memory_events WHERE profile_id = ?", (profile_id,)) or 0)
+
+
+def _changed_since(db: Database, profile_id: str, mark: int) -> list[int]:
+    """The memories with an audit event after `mark` (every change writes one), in order."""
+    rows = db.query(
+        "SELECT memory_id FROM memory_events WHERE profile_id = ? AND id > ? AND memory_id IS NOT NULL ORDER BY id",
+        (profile_id, mark),
+    )
+    return list(dict.fromkeys(int(r[0]) for r in rows))
 
 
 def _close_interrupted(db: Database, profile_id: str) -> None:

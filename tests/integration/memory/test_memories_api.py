@@ -5,20 +5,28 @@ taken before forget-me keeps working after it. Real SQLite, Chroma and embedding
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from assistant.app import Profile
 from assistant.chat.background import BackgroundRunner, ManualTimer
 from assistant.chat.engine import ChatEngine
+from assistant.clock import to_ts
 from assistant.config import Settings
 from assistant.llm.ollama_backend import OllamaBackend
-from assistant.memory.api import Memories, MemoryChange, MemoryQuery
-from assistant.memory.embedder import BUNDLED_MODEL
-from assistant.memory.store import NewMemory
-from assistant.memory.types import Action, Candidate, Category, Source, Status, Turn
+from assistant.memory.api import (
+    BUNDLED_MODEL,
+    MAINTENANCE_STEPS,
+    MaintenanceStopped,
+    Memories,
+    MemoryChange,
+    MemoryQuery,
+    NewMemory,
+)
+from assistant.memory.types import Action, Candidate, Category, Kind, Memory, Source, Status, Turn
 from tests.fakes.fake_ollama import FakeOllama
 
 JOIN_S = 60.0  # a safety net for a broken lock, never a wait for something to happen
@@ -322,3 +330,173 @@ def test_a_rejected_fact_leaves_the_users_words(profile: Profile, memories: Memo
     fact = next(m for m in memories.list() if m.content == "用户对花生过敏。")
     memories.reject([fact.id])
     assert [m.content for m in memories.list()] == ["我对花生过敏"]
+
+
+def held_elsewhere(lock: Any) -> bool:
+    """Whether some thread holds `lock` (probed from a new thread: the lock is re-entrant)."""
+    held: list[bool] = []
+
+    def probe() -> None:
+        got = lock.acquire(blocking=False)
+        if got:
+            lock.release()
+        held.append(not got)
+
+    other = threading.Thread(target=probe)
+    other.start()
+    other.join(JOIN_S)
+    return held == [True]
+
+
+class Watched:
+    """The profile as a `Memories` reads it (its parts), noting every part a command reaches
+    for while the write lock is free. Each part is the profile's own, not a stand-in."""
+
+    PARTS = frozenset({"store", "service", "writer", "recaller", "vault", "erase_and_reopen"})
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.memories: Memories | None = None
+        self.watching = False
+        self.unlocked: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        if self.watching and name in self.PARTS and self.memories is not None and not held_elsewhere(self.memories.lock):
+            self.unlocked.append(name)
+        return getattr(self.profile, name)
+
+
+def test_every_command_holds_the_write_lock_and_emits_one_event(profile: Profile, tmp_path: Path) -> None:
+    """Each command, in turn: every part it touches is touched under the lock, and it emits
+    exactly one event naming the memories it changed (none for export, protect: no change)."""
+    watched = Watched(profile)
+    memories = watched.memories = Memories(watched)  # type: ignore[arg-type]  # the profile's parts
+    events = Recorder(memories)
+    now = profile.clock.now()
+
+    def command(kind: str | None, run: Callable[[], Any], ids: Callable[[Any], Sequence[int | None]] = lambda _r: ()) -> Any:
+        watched.watching = True
+        try:
+            result = run()
+        finally:
+            watched.watching = False
+        assert watched.unlocked == [], f"{kind}: {watched.unlocked} touched without the lock"
+        expected = [] if kind is None else [MemoryChange(kind, tuple(dict.fromkeys(i for i in ids(result) if i)))]
+        assert events.take() == expected, kind
+        return result
+
+    def stored(result: Any) -> list[int | None]:
+        return [i for c in result.changes if c.action is not Action.DROPPED for i in (c.memory_id, c.replaced_id)]
+
+    tea = command("add", lambda: memories.add("I like green tea", Category.PREFERENCE), lambda m: [m.id])
+    command("edit", lambda: memories.edit(tea.id, content="I like jasmine tea"), lambda _m: [tea.id])
+    command("pin", lambda: memories.pin(tea.id), lambda _r: [tea.id])
+    command("pin", lambda: memories.unpin(tea.id), lambda _r: [tea.id])
+    unsure = [profile.service.add(NewMemory(f"I might like {x}", Category.PREFERENCE, review=True)) for x in ("tea", "cocoa")]
+    command("accept", lambda: memories.accept([unsure[0].id]), lambda _r: [unsure[0].id])
+    command("reject", lambda: memories.reject([unsure[1].id]), lambda _r: [unsure[1].id])
+    command("archive", lambda: memories.archive([unsure[0].id]), lambda _r: [unsure[0].id])
+    command("restore", lambda: memories.restore([unsure[0].id]), lambda _r: [unsure[0].id])
+    command("delete", lambda: memories.delete([unsure[0].id]), lambda _r: [unsure[0].id])
+
+    said = [Turn("user", "My phone number is 13812345678. I live in Berlin.", now)]
+    command("remember", lambda: memories.remember(said, now), stored)
+    plan = memories.forget_matching("my phone number")  # a query: no lock, no event
+    assert plan.matches and events.take() == []
+    command("forget_matching", lambda: memories.confirm_forget(plan), lambda _r: plan.ids)
+    cello = command("remember", lambda: memories.remember([Turn("user", "Remember that I play the cello.", now)], now), stored)
+    added = next(c for c in cello.changes if c.action is Action.ADD)
+    command("undo", lambda: memories.undo(added), lambda _r: [added.memory_id])
+
+    path = tmp_path / "out.json"
+    command(None, lambda: memories.export(path))
+    command("delete", lambda: memories.delete([tea.id]), lambda _r: [tea.id])
+    command("import", lambda: memories.import_file(path), lambda report: report.ids)
+    command(None, lambda: memories.protect("my card is 4111 1111 1111 1111", now))
+    command("reindex", lambda: memories.reindex())
+    command("reindex", lambda: memories.switch_embedder(profile.embedder))
+    command("maintain", lambda: memories.maintain(now), lambda report: report.changed)  # its ids: below
+    command("forget_me", lambda: memories.forget_me())
+    after = command("add", lambda: memories.add("I like black coffee", Category.PREFERENCE), lambda m: [m.id])
+    assert [m.id for m in memories.list()] == [after.id]
+
+
+def test_maintenance_is_one_event_naming_what_it_changed(profile: Profile, memories: Memories, events: Recorder) -> None:
+    now = profile.clock.now()
+    over = memories.add("Dentist on Monday at nine", Category.FACT, expires_at=to_ts(now) - 60)
+    first = memories.add("I like green tea", Category.PREFERENCE)
+    second = memories.add("I like green tea", Category.PREFERENCE)  # a duplicate to merge
+    kept = memories.add("My sister is called Anna", Category.FACT)
+    events.take()
+
+    memories.maintain(now, dry_run=True)
+    assert events.take() == []  # a dry run changes nothing
+    assert memories.get(over.id).status is Status.ACTIVE
+
+    report = memories.maintain(now)
+    one(events, "maintain", tuple(report.changed))
+    assert sorted(report.changed) == sorted([over.id, first.id, second.id])  # the survivor was updated
+    assert memories.get(over.id).status is Status.ARCHIVED
+    assert memories.get(first.id).status is Status.MERGED and memories.get(first.id).superseded_by == second.id
+    assert memories.get(kept.id).status is Status.ACTIVE
+
+    again = memories.maintain(now)  # nothing left to do
+    one(events, "maintain", ())
+    assert again.changed == []
+
+
+def test_a_write_during_maintenance_waits_for_the_step_and_loses_nothing(
+    profile: Profile, memories: Memories, events: Recorder
+) -> None:
+    """The consolidate step summarises five episodes about Anna, calling `llm` while the step
+    holds the write lock: a panel worker's write started there waits for the step, lands,
+    and is not counted as maintenance's."""
+    now = profile.clock.now()
+    said = ["Had lunch with Anna at the noodle bar", "Anna called about her wedding plans",
+            "Went hiking with Anna in the hills", "Anna lent me her bicycle", "Helped Anna carry her piano upstairs"]
+    episodes = [
+        profile.service.add(NewMemory(text, Category.FACT, kind=Kind.EPISODIC, entities=["Anna"],
+                                      event_at=to_ts(now) - (10 - 2 * i) * 86400.0))
+        for i, text in enumerate(said)
+    ]
+    written: list[Memory] = []
+    errors: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            written.append(memories.add("written while maintenance ran", Category.FACT))
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            errors.append(exc)
+
+    worker = threading.Thread(target=write, name="panel-worker")
+    locked: list[bool] = []
+
+    def summarize(_sources: list[str], _lang: str) -> None:
+        locked.append(held_elsewhere(memories.lock))
+        worker.start()  # its write must wait for this step
+        return None  # no model: the rule-based summary
+
+    report = memories.maintain(now, llm=summarize)
+    worker.join(JOIN_S)
+    assert not worker.is_alive() and errors == [] and locked == [True]
+    assert report.steps["consolidate"]["groups"] == 1
+    summary = next(m for m in memories.list() if m.slot == "topic.anna")
+    assert sorted(report.changed) == sorted([*(e.id for e in episodes), summary.id])
+    assert written[0].id not in report.changed and memories.get(written[0].id).status is Status.ACTIVE
+    assert sorted(e.kind for e in events.take()) == ["add", "maintain"]
+
+
+def test_forget_me_between_two_steps_ends_the_maintenance(profile: Profile, memories: Memories, events: Recorder) -> None:
+    memories.add("I like green tea", Category.PREFERENCE)
+    events.take()
+
+    def erase(name: str, _counts: dict[str, int]) -> None:
+        if name == "expire":
+            memories.forget_me()  # as from the window, between two steps
+
+    with pytest.raises(MaintenanceStopped):
+        memories.maintain(profile.clock.now(), after_step=erase)
+    one(events, "forget_me", ())
+    assert memories.total() == 0
+    report = memories.maintain(profile.clock.now())  # the fresh profile maintains as any other
+    assert list(report.steps) == list(MAINTENANCE_STEPS)
