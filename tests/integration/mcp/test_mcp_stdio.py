@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -174,30 +175,35 @@ def children(pid: int) -> list[int]:
     return found
 
 
-@pytest.fixture
-def window(data_dir: Path, fake_ollama: FakeOllama) -> Iterator[subprocess.Popen[str]]:
+@contextmanager
+def running_window(fake_ollama: FakeOllama) -> Iterator[subprocess.Popen[str]]:
+    """The real app, offscreen, on the test's data directory (the profile must be free)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", OLLAMA_HOST=fake_ollama.host)
     app = subprocess.Popen([sys.executable, "-m", "assistant", "gui"], env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    yield app
-    app.terminate()
     try:
-        app.communicate(timeout=120)
+        yield app
     finally:
-        if app.poll() is None:
-            app.kill()
-            app.wait()
+        app.terminate()
+        try:
+            app.communicate(timeout=120)
+        finally:
+            if app.poll() is None:
+                app.kill()
+                app.wait()
 
 
-def test_mnemo_mcp_bridges_to_the_running_window(profile: Profile, data_dir: Path, window: subprocess.Popen[str]) -> None:
+def test_mnemo_mcp_bridges_to_the_running_window(profile: Profile, data_dir: Path, fake_ollama: FakeOllama) -> None:
     seed(profile)
     sock = data_dir / "profiles" / "default" / "mcp.sock"
-    anyio.run(_until, sock.exists)  # the window opened the profile and serves its socket
-    assert oct(sock.stat().st_mode & 0o777) == "0o600"
-    assert oct(sock.parent.stat().st_mode & 0o777) == "0o700"
-    check_the_whole_flow()
-    assert window.poll() is None
-    assert not socket_inodes(window.pid) & listening_inodes(), "the window listens on a TCP port"
+    with running_window(fake_ollama) as window:
+        anyio.run(_until, sock.exists)  # the window opened the profile and serves its socket
+        assert oct(sock.stat().st_mode & 0o777) == "0o600"
+        assert oct(sock.parent.stat().st_mode & 0o777) == "0o700"
+        check_the_whole_flow()
+        assert window.poll() is None
+        assert not socket_inodes(window.pid) & listening_inodes(), "the window listens on a TCP port"
+    assert not sock.exists()  # the window closed: the socket went with it
 
 
 async def _until(condition: Any, timeout: float = 120) -> None:
