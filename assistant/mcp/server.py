@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from collections.abc import Callable
 from contextvars import ContextVar
 from io import TextIOWrapper
@@ -25,6 +26,8 @@ from assistant import __version__
 from assistant.errors import MnemoError
 from assistant.mcp.consent import UNNAMED, client_name
 from assistant.mcp.gateway import MemoryGateway
+
+log = logging.getLogger("mnemo.mcp")
 
 SUMMARY_URI = "mnemo://profile/summary"
 INSTRUCTIONS = (
@@ -58,6 +61,12 @@ async def _run(work: Callable[[], dict[str, Any]], error: type[Exception]) -> st
         value = await anyio.to_thread.run_sync(work)
     except MnemoError as exc:
         raise error(exc.message + (f"\n{exc.hint}" if exc.hint else "")) from None
+    except Exception as exc:  # noqa: BLE001 - a bug: reported once, no traceback on the host's log
+        from assistant.cli import crash_report
+
+        where = crash_report(exc)
+        log.error("an MCP call hit an internal error (%s); details in %s", type(exc).__name__, where)
+        raise error("Mnemo hit an internal error; the details (no personal data) were saved for a bug report.") from None
     return json.dumps(value, ensure_ascii=False)
 
 

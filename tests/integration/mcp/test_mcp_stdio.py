@@ -27,6 +27,7 @@ from mcp.types import Implementation, TextContent
 from assistant.app import Profile
 from assistant.config import Settings
 from assistant.mcp.gateway import MemoryGateway
+from assistant.mcp.server import SUMMARY_URI
 from assistant.memory.embedder import SentenceTransformerEmbedder
 from assistant.memory.types import Turn
 from tests.fakes.fake_ollama import FakeOllama
@@ -54,9 +55,12 @@ async def _text(session: ClientSession, tool: str, arguments: dict[str, Any]) ->
     return bool(result.is_error), text
 
 
-def run_session(steps: list[tuple[str, dict[str, Any]]], name: str = HOST) -> tuple[set[str], list[tuple[bool, str]]]:
+def run_session(
+    steps: list[tuple[str, dict[str, Any]]], name: str = HOST, summary: bool = False
+) -> tuple[set[str], list[tuple[bool, str]], Any]:
     """Start `mnemo mcp`, run `steps` (tool, arguments) in one session; returns the tool
-    names and each step's (is_error, text). Checks that `mnemo mcp` listens on no TCP port."""
+    names, each step's (is_error, text) and, with `summary`, the profile summary resource.
+    Checks that `mnemo mcp` listens on no TCP port."""
     params = StdioServerParameters(command=sys.executable, args=["-m", "assistant", "mcp"], env=dict(os.environ))
     out: dict[str, Any] = {}
 
@@ -67,20 +71,25 @@ def run_session(steps: list[tuple[str, dict[str, Any]]], name: str = HOST) -> tu
             await session.initialize()
             out["tools"] = {t.name for t in (await session.list_tools()).tools}
             out["results"] = [await _text(session, tool, args) for tool, args in steps]
+            if summary:
+                assert [str(r.uri) for r in (await session.list_resources()).resources] == [SUMMARY_URI]
+                read = await session.read_resource(SUMMARY_URI)
+                out["summary"] = json.loads("".join(getattr(c, "text", "") for c in read.contents))
             servers = [p for p in children(os.getpid()) if b"mcp" in Path(f"/proc/{p}/cmdline").read_bytes()]
             assert servers
             assert not set().union(*(socket_inodes(p) for p in servers)) & listening_inodes()
 
     anyio.run(main)
-    return out["tools"], out["results"]
+    return out["tools"], out["results"], out.get("summary")
 
 
-def check_the_whole_flow() -> int:
-    """The done-when flow; returns the id of the proposed memory."""
-    tools, results = run_session([
+def check_the_whole_flow(*, window: bool) -> int:
+    """The done-when flow; returns the id of the proposed memory. Without the window, a
+    forget is refused (it needs the user's yes there)."""
+    tools, results, summary = run_session([
         ("search_memories", {"query": "what is my passport number?", "k": 5}),
         ("remember", {"text": "The user prefers window seats."}),
-    ])
+    ], summary=True)
     assert TOOLS <= tools
     (search_error, search), (refused, refusal) = results
     assert not search_error, search
@@ -90,14 +99,20 @@ def check_the_whole_flow() -> int:
     assert "X1234567" not in search and "vault #" not in search, search  # masked, no vault reference
     assert any("*****567" in t for t in texts), texts
     assert refused and "may only read" in refusal and "mnemo mcp allow" in refusal, refusal
+    assert summary["memories"] >= 2 and "X1234567" not in json.dumps(summary)
+    assert any("Lisbon" in fact["text"] for fact in summary["facts"]), summary
 
     allowed = mnemo("mcp", "allow", HOST, "propose")
     assert allowed.returncode == 0, allowed.stderr
-    _tools, results = run_session([
+    forget = [] if window else [("forget", {"query": "window seats"})]
+    _tools, results, _summary = run_session([
         ("remember", {"text": "The user prefers window seats."}),
         ("list_memories", {"limit": 50}),
+        *forget,
     ])
-    (error, stored), (_error, listed) = results
+    (error, stored), (_error, listed), *forgot = results
+    if forget:
+        assert forgot[0][0] and "window is not open" in forgot[0][1], forgot
     assert not error, stored
     proposed = json.loads(stored)
     assert proposed["status"] == "pending review"
@@ -108,11 +123,12 @@ def check_the_whole_flow() -> int:
     assert done.returncode == 0, done.stderr
     log = list(reversed(json.loads(done.stdout)))
     assert [(e["client"], e["tool"], e["outcome"]) for e in log] == [
-        (HOST, "search_memories", "ok"), (HOST, "remember", "refused"), (HOST, "remember", "ok"),
-        (HOST, "list_memories", "ok"),
-    ]
+        (HOST, "search_memories", "ok"), (HOST, "remember", "refused"), (HOST, "profile_summary", "ok"),
+        (HOST, "remember", "ok"), (HOST, "list_memories", "ok"),
+    ] + ([] if window else [(HOST, "forget", "refused")])
     assert set(log[0]["memory_ids"]) == {m["id"] for m in found}
-    assert log[1]["memory_ids"] == [] and log[2]["memory_ids"] == [proposed["id"]]
+    assert log[1]["memory_ids"] == [] and log[3]["memory_ids"] == [proposed["id"]]
+    assert set(log[2]["memory_ids"]) == {fact["id"] for fact in summary["facts"]}
     return proposed["id"]
 
 
@@ -120,10 +136,7 @@ def test_mnemo_mcp_without_the_window(
     profile: Profile, data_dir: Path, settings: Settings, embedder: SentenceTransformerEmbedder
 ) -> None:
     seed(profile)
-    proposed = check_the_whole_flow()
-    _tools, results = run_session([("forget", {"query": "window seats"})])
-    (error, text), = results
-    assert error and "window is not open" in text  # a forget needs the user's yes in the window
+    proposed = check_the_whole_flow(window=False)
     assert not (data_dir / "profiles" / "default" / "mcp.sock").exists()  # gone with the server
     with Profile(data_dir, "default", settings, embedder=embedder) as again:
         history = again.memories.details(proposed).history
@@ -200,7 +213,7 @@ def test_mnemo_mcp_bridges_to_the_running_window(profile: Profile, data_dir: Pat
         anyio.run(_until, sock.exists)  # the window opened the profile and serves its socket
         assert oct(sock.stat().st_mode & 0o777) == "0o600"
         assert oct(sock.parent.stat().st_mode & 0o777) == "0o700"
-        check_the_whole_flow()
+        check_the_whole_flow(window=True)
         assert window.poll() is None
         assert not socket_inodes(window.pid) & listening_inodes(), "the window listens on a TCP port"
     assert not sock.exists()  # the window closed: the socket went with it
