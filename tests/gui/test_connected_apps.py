@@ -6,12 +6,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QMessageBox, QPushButton
+from PySide6.QtWidgets import QComboBox, QMessageBox, QPushButton, QTextBrowser
 
 from assistant.mcp.consent import Permission
 from assistant.mcp.gateway import MemoryGateway, Refused
 from ui.connected_apps import ConnectedApps
 from ui.mcp_service import McpService
+from ui.memory_panel.details_dialog import MemoryDetailsDialog
 
 
 def test_connected_apps_lists_clients_and_revokes(qtbot: Any, window: Any, seed: Any) -> None:
@@ -67,3 +68,13 @@ def test_a_clients_forget_waits_for_the_users_yes(qtbot: Any, window: Any, seed:
     assert window.core.profile.memories.get_many([kept.id]) == []
     outcomes = [e.outcome.value for e in gateway.consent.log()]
     assert outcomes == ["ok", "declined"]
+
+
+def test_a_proposed_memory_says_which_app_wrote_it(qtbot: Any, window: Any) -> None:
+    gateway = MemoryGateway(window.core.profile)
+    gateway.consent.allow("Jan", Permission.PROPOSE)
+    proposed = gateway.remember("Jan", "The user prefers window seats.")
+    dialog = MemoryDetailsDialog(window.core.profile.memories.details(proposed["id"]))
+    qtbot.addWidget(dialog)
+    browser = dialog.findChild(QTextBrowser)
+    assert browser is not None and "Written by a connected app (MCP: Jan)." in browser.toPlainText()
