@@ -27,7 +27,7 @@ CONFIRM_TIMEOUT_S = 120.0
 SHOWN_MATCHES = 8
 
 
-@dataclass
+@dataclass(eq=False)
 class ForgetQuestion:
     """A client's forget, waiting for the user's answer."""
 
@@ -53,6 +53,8 @@ class McpService(QObject):
         self.window = window
         self.server: Any = None
         self.dialog: QMessageBox | None = None
+        self._waiting: set[ForgetQuestion] = set()
+        self._waiting_lock = threading.Lock()
         self.asked.connect(self._ask)
         core.opened.connect(self.start)
         core.reset.connect(self.start)  # forget-me removed the folder, socket file and all
@@ -72,15 +74,26 @@ class McpService(QObject):
         self.server = server
 
     def stop(self) -> None:
+        """Stop serving; a client still waiting for an answer gets a no."""
         if self.server is not None:
             self.server.close()
             self.server = None
+        with self._waiting_lock:
+            waiting, self._waiting = self._waiting, set()
+        for question in waiting:
+            question.answered.set()
 
     def confirm(self, client: str, plan: ForgetPlan) -> bool:
         """On a connection's thread: ask the user, wait for the answer."""
         question = ForgetQuestion(client, plan)
+        with self._waiting_lock:
+            self._waiting.add(question)
         self.asked.emit(question)
-        return question.answered.wait(CONFIRM_TIMEOUT_S) and question.yes
+        try:
+            return question.answered.wait(CONFIRM_TIMEOUT_S) and question.yes
+        finally:
+            with self._waiting_lock:
+                self._waiting.discard(question)
 
     def _ask(self, question: ForgetQuestion) -> None:
         vault = self.core.vault_entries

@@ -60,6 +60,9 @@ class LocalServer:
 
     def start(self) -> None:
         """Listen (a socket file left by a crash is replaced: we hold the profile's lock)."""
+        if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
+            raise StorageError("This system has no owner-only local sockets (Unix domain sockets).",
+                               "Other apps can use the memory through `mnemo mcp` while the window is closed.")
         where = os.fsencode(self.path)
         if len(where) > MAX_PATH:
             raise StorageError(
@@ -152,7 +155,7 @@ def _reply(work: Callable[[], Any]) -> bytes:
 
 def connect(path: Path) -> socket.socket | None:
     """A connection to the process serving this profile, or None when none serves."""
-    if len(os.fsencode(path)) > MAX_PATH or not path.exists():
+    if not hasattr(socket, "AF_UNIX") or len(os.fsencode(path)) > MAX_PATH or not path.exists():
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
