@@ -168,6 +168,9 @@ def run(*, timing: bool = False, started: float | None = None) -> int:
         set_language("auto")
     core, window = build()
     core.bridge.install_excepthooks()
+    from ui.mcp_service import McpService
+
+    mcp = McpService(core, window)  # other apps' MCP requests, on the profile's local socket
     server = _serve_instance(key, window)
     window.show()
     if timing:
@@ -188,6 +191,7 @@ def run(*, timing: bool = False, started: float | None = None) -> int:
     wake.stop()
     if server is not None:
         server.close()
+    mcp.stop()
     profile = core.profile if core.profile is not None else core.opening
     if profile is not None:  # also when the window closed while the profile was opening
         profile.close()

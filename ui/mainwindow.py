@@ -397,6 +397,9 @@ class MainWindow(QMainWindow):
             self.core.settings, self.status.model_names(), self.core.profile.dir
         )
         dialog.setParent(self, dialog.windowFlags())
+        from ui.connected_apps import add_to_settings
+
+        add_to_settings(dialog, self.core)  # the MCP clients, their permissions, the access log
         self.dialog = dialog
         dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings()))
         dialog.open()

@@ -240,6 +240,26 @@ class Memories:
         self._emit("add", [memory.id])
         return memory
 
+    def add_protected(
+        self, text: str, now: datetime, *, source: Source = Source.ASSISTANT, review: bool = False,
+        origin: str | None = None,
+    ) -> Memory:
+        """Store `text` as one memory, as said (another app's "remember this": no gate, no update
+        decision), its sensitive values moved to the vault first as the write path does.
+
+        Args:
+            review: put it in the review queue (the user accepts or rejects it there).
+            origin: who wrote it, kept in its history ("added", detail "origin").
+        """
+        with self.lock:
+            protected = self._writer.protect(text, now)
+            vault_ids = list(dict.fromkeys(v for _span, v in protected.spans if v))
+            new = NewMemory(content=protected.text, category=Category.IDENTIFIER if vault_ids else Category.FACT,
+                            source=source, review=review, vault_ids=vault_ids, origin=origin)
+            memory = self._service.add(new, now=to_ts(now))
+        self._emit("add", [memory.id])
+        return memory
+
     def remember(self, turns: Sequence[Turn], now: datetime, *, confirm_forget: bool = False) -> WriteResult:
         """Run the write path over `turns` (a chat turn, `mnemo memory remember`)."""
         with self.lock:

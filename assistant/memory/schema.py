@@ -156,4 +156,27 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS memories_plans ON memories(profile_id, event_at)
         WHERE category = 'goal' AND status = 'active';
     """,
+    # 6: other apps using the memory over MCP (assistant/mcp/): what each client may do, and
+    # every call it made (which memory ids it was shown or wrote). In the profile's database,
+    # so forget-me erases them with the rest; no memory text is kept here.
+    """
+    CREATE TABLE IF NOT EXISTS mcp_clients (
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        permission TEXT NOT NULL CHECK (permission IN ('revoked', 'read', 'propose', 'write')),
+        first_seen REAL NOT NULL,
+        last_seen REAL,
+        PRIMARY KEY (profile_id, name)
+    );
+    CREATE TABLE IF NOT EXISTS mcp_access (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        client TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        at REAL NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'refused', 'declined', 'failed')),
+        memory_ids TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX IF NOT EXISTS mcp_access_at ON mcp_access(profile_id, at);
+    """,
 ]

@@ -119,6 +119,12 @@ class NewMemory:
     topic: str | None = None  # the slot family the memory is mainly about (topics.py)
     derived_from: int | None = None  # the episode a semantic fact was distilled from
     topics: Sequence[str] = ()  # the other parts of life it touches
+    origin: str | None = None  # who else wrote it ("MCP client Claude Desktop"): its history says
+
+
+def _added_detail(new: NewMemory) -> dict[str, str]:
+    """What the "added" event records of a new memory: its source, and who wrote it if not us."""
+    return {"source": new.source.value, **({"origin": new.origin} if new.origin else {})}
 
 
 class MemoryStore:
@@ -146,7 +152,7 @@ class MemoryStore:
             memory_id = int(cur.lastrowid or 0)
             self._index_fts(memory_id, content, entities)
             self._set_topics(memory_id, new)
-            self.log_event(memory_id, "added", now, {"source": new.source.value})
+            self.log_event(memory_id, "added", now, _added_detail(new))
         return self.get(memory_id)
 
     def _set_topics(self, memory_id: int, new: NewMemory) -> None:
@@ -183,7 +189,7 @@ class MemoryStore:
                 ids.append(memory_id)
                 self._set_topics(memory_id, new)
                 fts.append((memory_id, index_text(content), index_text(" ".join(entities))))
-                detail = json.dumps({"source": new.source.value}, ensure_ascii=False)
+                detail = json.dumps(_added_detail(new), ensure_ascii=False)
                 events.append((self.profile_id, memory_id, "added", at, detail))
             # New rowids: nothing to delete from the FTS table first (unlike `_index_fts`).
             self.db.executemany(

@@ -60,6 +60,9 @@ def literals() -> set[str]:
     found |= set(EVENTS) | {text for value, text in LANGUAGES if value == "auto"}
     found |= set(FIXES.values()) | set(TOOLTIPS.values()) | {REVIEW_HINT} | set(MENU_TEXTS)
     found |= {text for _value, text in THEME_CHOICES}
+    from ui.connected_apps import OUTCOMES, PERMISSIONS
+
+    found |= {text for _value, text in PERMISSIONS} | set(OUTCOMES.values())
     found |= set(MODEL_NOTES.values()) | {text for point in POINTS for text in point}
     return found
 

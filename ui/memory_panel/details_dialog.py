@@ -61,6 +61,8 @@ class MemoryDetailsDialog(QDialog):
             parts.append(f"<p><i>{stamp}</i><br>{shown(source.content)}</p>")
         elif memory.source_message_id:
             parts.append(f"<p>{tr('The conversation it came from has been deleted.')}</p>")
+        elif origin := next((str((e.get("detail") or {}).get("origin", "")) for e in details.history[:1]), ""):
+            parts.append(f"<p>{tr('Written by a connected app ({origin}).', origin=_esc(origin))}</p>")
         else:
             parts.append(f"<p>{tr('Added by hand or imported.')}</p>")
         parts.append(f"<h4>{tr('History')}</h4><ul>")
