@@ -196,7 +196,7 @@ class Recaller:
                 f.routes.add("profile")
 
         memories = store.get_many(feats)
-        live = {i: m for i, m in memories.items() if m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > now_ts)}
+        live = {i: m for i, m in memories.items() if _usable(m, now_ts)}
         trace.candidates = len(live)
         if vector is not None:
             # Candidates found by words alone get their similarity too: without it they all
@@ -219,7 +219,7 @@ class Recaller:
             wants_preferences = asks_for_preferences(text)
             if slots:
                 for memory in store.active_by_slot_prefixes(sorted(slots)) + store.active_by_topics(cue_topics(slots)):
-                    if memory.id not in live and (memory.expires_at is None or memory.expires_at > now_ts):
+                    if memory.id not in live and _usable(memory, now_ts):
                         live[memory.id] = memory
                         feat(memory.id)
             for memory_id, memory in live.items():
@@ -233,6 +233,8 @@ class Recaller:
 
         if "plans" in opts.routes and asks_about_plans(text):
             for memory in store.upcoming(now_ts, now_ts + 45 * 86400):
+                if not _usable(memory, now_ts):
+                    continue
                 live.setdefault(memory.id, memory)
                 f = feat(memory.id)
                 f.time = f.cue = 1.0
@@ -419,6 +421,12 @@ class Recaller:
             if got > 0:
                 feats[memory_id].keyword = got / denominator
                 feats[memory_id].routes.add("keyword")
+
+
+def _usable(memory: Memory, now_ts: float) -> bool:
+    """Active, not expired, and not waiting in the review queue: what another app proposed or
+    an import brought is not put in a prompt before the user accepts it."""
+    return memory.status is Status.ACTIVE and not memory.review and (memory.expires_at is None or memory.expires_at > now_ts)
 
 
 def _covered(hits: list[Hit]) -> set[int]:

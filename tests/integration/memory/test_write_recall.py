@@ -187,3 +187,12 @@ def test_a_new_embedding_model_gets_its_index_filled_from_the_database(profile: 
     service = MemoryService(profile.db, profile.store, Renamed(), profile.service.index_dir, profile.clock)
     assert service.index.ids(profile.name) == profile.store.active_ids()
     service.close()
+
+
+def test_a_memory_waiting_for_review_is_not_put_in_a_prompt(profile: Profile, clock: ManualClock) -> None:
+    # another app proposed it (MCP), or an import brought it: the user has not accepted it yet
+    proposed = profile.memories.add_protected("I live in Reykjavik and work at a volcano museum", clock.now(), review=True)
+    assert "Reykjavik" not in injected(profile, clock, "where do I live? Reykjavik?")
+    assert "Reykjavik" not in injected(profile, clock, "what's on my plate at the volcano museum this week?")
+    profile.memories.accept([proposed.id])
+    assert "Reykjavik" in injected(profile, clock, "where do I live? Reykjavik?")
