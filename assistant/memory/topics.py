@@ -70,7 +70,7 @@ TOPICS: tuple[Topic, ...] = (
         r"work|works|working|worked|job|jobs|career|employer|company|hired|joined|quit|resigned|laid off|fired|promoted|"
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|"
         r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency",
-        r"工作|上班|公司|单位|入职|辞职|离职|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开)|护士|律师|会计|设计师|经理|"
+        r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开)|护士|律师|会计|设计师|经理|"
         r"创业|自由职业|退休|在.{1,10}(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
         r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat meat|eating meat|eat pork|eat beef|eat fish|diet|carnivore|meat lover|"
@@ -101,6 +101,8 @@ TOPICS: tuple[Topic, ...] = (
         # makes: the name alone says "my car" ("my 2014 Subaru Outback is making a clicking noise")
         names=re.compile(
             r"\b(?:Toyota|Honda|Ford|Subaru|Mazda|Tesla|BMW|Audi|Volkswagen|VW|Hyundai|Kia|Nissan|Chevy|Chevrolet|Jeep|Volvo|Lexus|"
+            # models people name alone ("卖掉 Civic 了，换了 Model 3")
+            r"Civic|Corolla|Camry|Accord|Prius|Outback|Forester|RAV4|CR-V|F-150|Mustang|Wrangler|Model [3SXY]|"
             r"Mercedes|Porsche|Peugeot|Renault|Skoda|Fiat|Dodge|BYD)\b"
         )),
     Topic("user.device.phone", True, _rx(
@@ -153,13 +155,13 @@ def _is_cue(text: str, match: re.Match[str]) -> bool:
 CHANGE = re.compile(
     r"(?i)\b(?:moved|moving|relocated|now|anymore|any more|no longer|not \w+ anymore|quit|left|resigned|switched|changed|sold|"
     r"new|just started|started|starting|start at|joining|joined|stopped|gave up|broke up|divorced|got married|these days|nowadays|since)\b"
-    r"|不再|现在|如今|已经|换了|换成|改成|改为|搬到|搬去|搬来|搬家|辞职|离职|跳槽|转行|卖了|分手|离婚|戒了|不.{0,4}了|开始|新"
+    r"|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|开始|新"
 )
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
-    r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single)\b"
-    r"|不再|辞职|离职|辞了|卖了|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|不.{1,4}了$"
+    r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|came off|healed|recovered)\b"
+    r"|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$"
 )
 _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9fffA-Za-z]{1,8}?(?=搬|到|去|调|跳|换|转|回)")
 

@@ -225,3 +225,21 @@ def test_a_list_of_the_users_own_details_is_theirs(profile: Profile, clock: Manu
 def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "帮我总结一下这篇文章：\n《程序员的35岁危机》\n我今年35岁，在北京做Java开发十年，上个月被裁。\n作者最后说要尽早做副业。")
     assert "35岁" not in contents(profile)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "stale"),
+    [
+        ("中午吃啥，我无肉不欢", "改吃素一个月了，感觉身体轻松多了", "无肉不欢"),
+        ("在字节做产品经理真的太卷了", "终于裸辞了！！现在在家休息", "字节"),
+        ("我开的是一辆 2012 的 Civic", "卖掉 Civic 了，换了 Model 3", "2012"),
+    ],
+)
+def test_a_change_said_in_other_words_still_supersedes(
+    profile: Profile, clock: ManualClock, before: str, after: str, stale: str
+) -> None:
+    say(profile, clock, before)
+    clock.advance(timedelta(days=20))
+    say(profile, clock, after)
+    assert stale not in contents(profile)
+    assert stale in contents(profile, Status.SUPERSEDED)  # history keeps it
