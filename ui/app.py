@@ -7,7 +7,13 @@ import os
 import signal
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.app import Profile
+    from ui.core import BackendFactory, Core, EngineFactory, ProfileOpener
+    from ui.mainwindow import MainWindow
+    from ui.single_instance import InstanceServer
 
 log = logging.getLogger("mnemo.ui")
 
@@ -51,11 +57,11 @@ def missing_xcb_library() -> str | None:
 
 def build(
     *,
-    open_profile: Any = None,
-    make_backend: Any = None,
-    make_engine: Any = None,
+    open_profile: ProfileOpener | None = None,
+    make_backend: BackendFactory | None = None,
+    make_engine: EngineFactory | None = None,
     scheduler: bool = True,
-) -> tuple[Any, Any]:
+) -> tuple[Core, MainWindow]:
     """Create the core handle and the main window (not shown, not started)."""
     from ui.bridge import CoreBridge
     from ui.core import Core, default_backend, default_engine
@@ -68,7 +74,7 @@ def build(
     bridge = CoreBridge()
     runner = Runner(on_unhandled=bridge.report)
 
-    def opener() -> Any:  # on a worker: the imports here take seconds
+    def opener() -> Profile:  # on a worker: the imports here take seconds
         _leave_a_core_for_the_gui()
         from assistant.app import open_profile as open_default
 
@@ -87,28 +93,8 @@ def build(
         make_engine=make_engine or default_engine,
     )
     if scheduler:
-        core.opened.connect(lambda: _start_scheduler(core))
+        core.opened.connect(core.start_scheduler)
     return core, MainWindow(core)
-
-
-def _start_scheduler(core: Any) -> None:
-    """Wire nightly maintenance when the core provides it; reports come back by signal."""
-    try:
-        from assistant.memory.maintain import last_success
-        from assistant.scheduler import MaintenanceScheduler
-    except ImportError as exc:
-        log.info("maintenance scheduler unavailable: %s", exc)
-        return
-    profile, bridge = core.profile, core.bridge
-    scheduler = MaintenanceScheduler.for_profile(
-        profile, on_finished=bridge.on_maintenance, on_error=bridge.report
-    )
-    scheduler.start()
-    core.scheduler = scheduler
-    core.scheduler_attached.emit()
-    core.run(
-        lambda: last_success(profile.db, profile.service.profile_id), core.last_maintenance.emit
-    )
 
 
 SWITCH_INTERVAL_S = 0.001
@@ -149,6 +135,7 @@ def run(*, timing: bool = False, started: float | None = None) -> int:
         Qt.HighDpiScaleFactorRoundingPolicy.PassThrough  # 150 % is 150 %, not 200 %
     )
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)  # the window needs widgets, not a bare QCoreApplication
     app.setApplicationName("Mnemo")
     app.setApplicationDisplayName("Mnemo")  # Qt appends it to window titles
     app.setDesktopFileName("mnemo")  # Wayland and task bars match the desktop entry
@@ -192,9 +179,7 @@ def run(*, timing: bool = False, started: float | None = None) -> int:
     if server is not None:
         server.close()
     mcp.stop()
-    profile = core.profile if core.profile is not None else core.opening
-    if profile is not None:  # also when the window closed while the profile was opening
-        profile.close()
+    core.close_profile()  # also when the window closed while the profile was opening
     return int(code)
 
 
@@ -211,7 +196,7 @@ def _instance_key() -> str | None:
         return None
 
 
-def _serve_instance(key: str | None, window: Any) -> Any:
+def _serve_instance(key: str | None, window: MainWindow) -> InstanceServer | None:
     if key is None:
         return None
     from ui.single_instance import InstanceServer

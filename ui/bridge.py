@@ -10,10 +10,15 @@ import logging
 import sys
 import threading
 import traceback
+from collections.abc import Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
+
+if TYPE_CHECKING:
+    from assistant.memory.api import MaintenanceReport, MemoryChange
+    from assistant.memory.types import Change
 
 log = logging.getLogger("mnemo.ui")
 
@@ -29,16 +34,16 @@ class CoreBridge(QObject):
 
     # -- callables handed to the core (safe from any thread) ------------------------------
 
-    def on_memory_changed(self, changes: list[Any]) -> None:
+    def on_memory_changed(self, changes: Sequence[Change]) -> None:
         self.memory_changed.emit(list(changes))
 
-    def on_memories_changed(self, change: Any) -> None:
+    def on_memories_changed(self, change: MemoryChange) -> None:
         self.memories_touched.emit(change)
 
     def on_warning(self, text: str) -> None:
         self.warning.emit(text)
 
-    def on_maintenance(self, report: Any) -> None:
+    def on_maintenance(self, report: MaintenanceReport) -> None:
         self.maintenance_finished.emit(report)
 
     def report(self, exc: BaseException) -> None:

@@ -11,7 +11,7 @@ import time
 STARTED = time.perf_counter()  # process start, near enough (the CLI loads this module first)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("gui", help="open the desktop window (the default)")
     parser.add_argument(
         "--timing", action="store_true", help="print how long the window took to appear"

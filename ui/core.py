@@ -1,8 +1,9 @@
 """The window's handle on the core: opens the profile, the chat backend and the engine off
-the GUI thread, loads the embedding model in the background, and rebuilds after forget-me.
+the GUI thread, loads the embedding model in the background, and runs forget-me.
 
 Widgets receive this object and call the library through `run(func, on_result, on_error)`;
-they never hold SQL or memory rules themselves.
+they never hold SQL or memory rules themselves. What they see of the profile is `OpenProfile`:
+memory only through `profile.memories` (assistant/memory/api.py).
 """
 
 from __future__ import annotations
@@ -10,28 +11,65 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from ui.bridge import CoreBridge
-from ui.worker import ErrorCallback, ResultCallback, Runner
+from ui.profile_gate import ProfileGate
+from ui.worker import ErrorCallback, Runner
+
+if TYPE_CHECKING:
+    from assistant.app import Profile
+    from assistant.chat.engine import ChatEngine
+    from assistant.clock import Clock
+    from assistant.config import Settings
+    from assistant.llm.ollama_backend import OllamaBackend
+    from assistant.memory.api import ForgetMeReport, Memories, ModelStatus
+    from assistant.scheduler import MaintenanceScheduler
+    from ui.display import VaultEntry
+
+    _Parts = tuple[Profile, OllamaBackend, ChatEngine | None, dict[int, VaultEntry]]
 
 log = logging.getLogger("mnemo.ui")
 
-ProfileOpener = Callable[[], Any]  # -> assistant.app.Profile
-BackendFactory = Callable[[Any], Any]  # Settings -> ChatBackend
-EngineFactory = Callable[[Any, Any], Any]  # (Profile, ChatBackend) -> ChatEngine
+T = TypeVar("T")
+V = TypeVar("V")
+
+ProfileOpener = Callable[[], "Profile"]
+BackendFactory = Callable[["Settings"], "OllamaBackend"]
+EngineFactory = Callable[["Profile", "OllamaBackend"], "ChatEngine | None"]
 
 
-def default_backend(settings: Any) -> Any:
+class OpenProfile(Protocol):
+    """What the window uses of an open `assistant.app.Profile`: its memory only through
+    `memories`, which stays the same object across forget-me."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dir(self) -> Path: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def memories(self) -> Memories: ...
+
+
+def default_backend(settings: Settings) -> OllamaBackend:
     from assistant.llm.ollama_backend import OllamaBackend
 
     return OllamaBackend(settings)
 
 
-def default_engine(profile: Any, backend: Any) -> Any:
+def default_engine(profile: Profile, backend: OllamaBackend) -> ChatEngine | None:
     try:
         from assistant.chat.engine import ChatEngine
     except ImportError:
@@ -40,12 +78,12 @@ def default_engine(profile: Any, backend: Any) -> Any:
     return ChatEngine(profile, backend, clock=profile.clock)
 
 
-def vault_entries_of(profile: Any) -> dict[int, Any]:
+def vault_entries_of(memories: Memories) -> dict[int, VaultEntry]:
     """What each vault item is (its kind and masked stub; nothing is decrypted), so stored
     text can word its vault references (`ui.display`). Runs on a worker."""
     from ui.display import VaultEntry
 
-    return {item.id: VaultEntry(item.kind, item.masked) for item in profile.memories.vault_items()}
+    return {item.id: VaultEntry(item.kind, item.masked) for item in memories.vault_items()}
 
 
 def settle_heap() -> None:
@@ -72,6 +110,7 @@ class Core(QObject):
     opened = Signal()  # profile, backend and engine are ready to use
     open_failed = Signal(object)
     embedder_state = Signal(str, str)  # state, warning ('' when none)
+    forgetting = Signal(bool)  # forget-me started (the chat stops its reply) / ended
     reset = Signal()  # forget-me finished: everything is fresh
     engine_replaced = Signal()
     scheduler_attached = Signal()
@@ -95,37 +134,45 @@ class Core(QObject):
         self._open_profile = open_profile
         # the profile as soon as the worker opened it: a window closed (or SIGTERM) while the
         # rest was still opening gets no result, and must still close it at exit
-        self.opening: Any = None
+        self.opening: Profile | None = None
         self._make_backend = make_backend
         self._make_engine = make_engine
-        self.profile: Any = None
-        self.backend: Any = None
-        self.engine: Any = None
-        self.scheduler: Any = None
-        self.vault_entries: dict[int, Any] = {}  # vault id → VaultEntry (kind, masked stub)
+        self._profile: Profile | None = None
+        self.backend: OllamaBackend | None = None
+        self.engine: ChatEngine | None = None
+        self.scheduler: MaintenanceScheduler | None = None
+        self.vault_entries: dict[int, VaultEntry] = {}  # vault id → kind and masked stub
+        self._gate = ProfileGate()
 
     # -- calls into the library ------------------------------------------------------------
 
     def run(
         self,
-        func: Callable[[], Any],
-        on_result: ResultCallback | None = None,
+        func: Callable[[], T],
+        on_result: Callable[[T], None] | None = None,
         on_error: ErrorCallback | None = None,
     ) -> None:
-        """Run `func` on a worker; errors without a handler reach the bridge."""
-        self.runner.run_task(func, on_result, on_error or self.bridge.report)
+        """Run `func` on a worker; errors without a handler reach the bridge. It holds the
+        profile's gate shared: it never overlaps forget-me (`ui.profile_gate`)."""
+        gate = self._gate
+
+        def gated() -> T:
+            with gate.shared():
+                return func()
+
+        self.runner.run_task(gated, on_result, on_error or self.bridge.report)
 
     def run_for(
         self,
         owner: QObject,
-        func: Callable[[], Any],
-        on_result: ResultCallback | None = None,
+        func: Callable[[], T],
+        on_result: Callable[[T], None] | None = None,
         on_error: ErrorCallback | None = None,
     ) -> None:
         """`run`, for a window that may be closed (and deleted) before the result comes: then
         its callbacks are not called (an error without `on_error` still reaches the bridge)."""
 
-        def alive(callback: Callable[[Any], None] | None) -> Callable[[Any], None] | None:
+        def alive(callback: Callable[[V], None] | None) -> Callable[[V], None] | None:
             if callback is None:
                 return None
             return lambda value: callback(value) if shiboken6.isValid(owner) else None
@@ -134,36 +181,47 @@ class Core(QObject):
 
     @property
     def is_open(self) -> bool:
-        return self.profile is not None
+        return self._profile is not None
 
     @property
-    def settings(self) -> Any:
+    def profile(self) -> OpenProfile:
+        """The open profile (check `is_open` first: the window is up before it opens)."""
+        if self._profile is None:
+            raise RuntimeError("the profile is not open yet")
+        return self._profile
+
+    @property
+    def memories(self) -> Memories:
+        return self.profile.memories
+
+    @property
+    def settings(self) -> Settings:
         return self.profile.settings
 
-    def read_vault_entries(self) -> dict[int, Any]:
+    def read_vault_entries(self) -> dict[int, VaultEntry]:
         """On a worker: see `vault_entries_of`."""
-        return vault_entries_of(self.profile)
+        return vault_entries_of(self.memories)
 
     # -- start-up ----------------------------------------------------------------------
 
     def start(self) -> None:
         """Open everything on a worker; `opened` then embedding-model loading follow."""
 
-        def open_all() -> tuple[Any, Any, Any, dict[int, Any]]:
+        def open_all() -> _Parts:
             profile = self.opening = self._open_profile()
             backend = self._make_backend(profile.settings)
             engine = self._make_engine(profile, backend)
             if engine is not None:
                 engine.drop_empty_sessions()  # chats opened and left by an older version
-            return profile, backend, engine, vault_entries_of(profile)
+            return profile, backend, engine, vault_entries_of(profile.memories)
 
         self.runner.run_task(open_all, self._on_open, self.open_failed.emit)
 
-    def _on_open(self, parts: tuple[Any, Any, Any, dict[int, Any]]) -> None:
-        self.profile, self.backend, self.engine, self.vault_entries = parts
+    def _on_open(self, parts: _Parts) -> None:
+        self._profile, self.backend, self.engine, self.vault_entries = parts
         self._wire_engine()
         # Once: `memories` is the same object across forget-me (assistant/memory/api.py).
-        self.profile.memories.subscribe(self.bridge.on_memories_changed)
+        self.memories.subscribe(self.bridge.on_memories_changed)
         settle_heap()
         self.opened.emit()
         self.load_embedder()
@@ -173,38 +231,55 @@ class Core(QObject):
             self.engine.on_memory_changed.append(self.bridge.on_memory_changed)
 
     def load_embedder(self) -> None:
-        embedder = self.profile.embedder
-        if getattr(embedder, "is_loaded", True):
-            self._emit_embedder()
+        status = self.memories.model_status()
+        if status.loaded:
+            self._emit_embedder(status)
             return
         self.embedder_state.emit("loading", "")
-        self.runner.run_task(embedder.load, lambda _r: self._emit_embedder(), self._embedder_failed)
+        self.runner.run_task(self.memories.load_model, self._emit_embedder, self._embedder_failed)
 
-    def _emit_embedder(self) -> None:
-        embedder = self.profile.embedder
-        state = str(getattr(embedder, "state", "ready"))
+    def _emit_embedder(self, status: ModelStatus | None = None) -> None:
+        status = status or self.memories.model_status()
         settle_heap()
-        self.embedder_state.emit(state, getattr(embedder, "warning", None) or "")
+        self.embedder_state.emit(status.state, status.warning or "")
 
     def _embedder_failed(self, exc: BaseException) -> None:
         self.embedder_state.emit("failed", getattr(exc, "message", str(exc)))
+
+    def start_scheduler(self) -> None:
+        """Wire nightly maintenance when the core provides it; reports come back by signal."""
+        try:
+            from assistant.scheduler import MaintenanceScheduler
+        except ImportError as exc:
+            log.info("maintenance scheduler unavailable: %s", exc)
+            return
+        assert self._profile is not None, "started once the profile is open"
+        bridge = self.bridge
+        scheduler = MaintenanceScheduler.for_profile(
+            self._profile, on_finished=bridge.on_maintenance, on_error=bridge.report
+        )
+        scheduler.start()
+        self.scheduler = scheduler
+        self.scheduler_attached.emit()
+        self.run(self.memories.last_maintenance, self.last_maintenance.emit)
 
     # -- rebuilding --------------------------------------------------------------------
 
     def replace_backend(self, on_done: Callable[[], None] | None = None) -> None:
         """Rebuild backend and engine from the current settings (host changed)."""
         old_backend, old_engine = self.backend, self.engine
-        profile = self.profile
+        profile = self._profile
+        assert profile is not None, "the profile is open before its settings can change"
 
-        def rebuild() -> tuple[Any, Any]:
+        def rebuild() -> tuple[OllamaBackend, ChatEngine | None]:
             if old_engine is not None:
                 old_engine.close()
-            if old_backend is not None and hasattr(old_backend, "close"):
+            if old_backend is not None:
                 old_backend.close()
             backend = self._make_backend(profile.settings)
             return backend, self._make_engine(profile, backend)
 
-        def done(parts: tuple[Any, Any]) -> None:
+        def done(parts: tuple[OllamaBackend, ChatEngine | None]) -> None:
             self.backend, self.engine = parts
             self._wire_engine()
             self.engine_replaced.emit()
@@ -213,30 +288,43 @@ class Core(QObject):
 
         self.run(rebuild, done)
 
-    def forget_me(self, on_done: Callable[[Any], None], on_error: ErrorCallback) -> None:
-        """Erase the profile (engine closed first, rebuilt after) and report how long it took."""
-        profile, backend, old_engine = self.profile, self.backend, self.engine
+    def forget_me(
+        self, on_done: Callable[[ForgetMeReport], None], on_error: ErrorCallback
+    ) -> None:
+        """Erase the profile and report how long it took.
 
-        def erase() -> tuple[Any, Any]:
-            if old_engine is not None:
-                old_engine.close()
-            report = profile.forget_me()
-            engine = self._make_engine(profile, backend)
-            return report, engine
+        Nothing is rebuilt or re-wired: `memories` and the engine live on (the engine reads
+        its chats from the reopened database). `forgetting` first stops a streaming reply; the
+        erase waits, through the gate, for the work already running, and the engine's own
+        background work (LLM extraction) to end: what it would write goes anyway.
+        """
+        memories, engine, gate = self.memories, self.engine, self._gate
+        self.forgetting.emit(True)
 
-        def done(parts: tuple[Any, Any]) -> None:
-            report, self.engine = parts
+        def erase() -> ForgetMeReport:
+            with gate.alone():
+                if engine is not None:
+                    engine.idle_timer.cancel()
+                    engine.wait_idle()
+                return memories.forget_me()
+
+        def done(report: ForgetMeReport) -> None:
             self.vault_entries = {}
-            self._wire_engine()
+            self.forgetting.emit(False)
             self.reset.emit()
             on_done(report)
 
-        self.runner.run_task(erase, done, on_error)
+        def failed(exc: BaseException) -> None:
+            self.forgetting.emit(False)
+            on_error(exc)
+
+        self.runner.run_task(erase, done, failed)
 
     # -- shutdown ----------------------------------------------------------------------
 
     def close(self) -> None:
-        """Stop workers, close the engine, backend and profile (at window close)."""
+        """Stop workers, close the engine and backend (at window close; `ui.app` closes the
+        profile after the event loop)."""
         self.runner.shutdown()
         if self.scheduler is not None:
             try:
@@ -245,6 +333,13 @@ class Core(QObject):
                 log.exception("scheduler stop failed")
         if self.engine is not None:
             self.engine.close()
-        if self.backend is not None and hasattr(self.backend, "close"):
+        if self.backend is not None:
             self.backend.close()
         self.engine = self.backend = None
+
+    def close_profile(self) -> None:
+        """Close the profile, also one the window was closed on while it was opening."""
+        profile = self._profile if self._profile is not None else self.opening
+        if profile is not None:
+            profile.close()
+

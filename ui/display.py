@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from assistant.memory.sensitive import KIND_LABELS
+from assistant.memory.api import KIND_LABELS
 from ui.i18n import tr, translator
 
 _REF = re.compile(r"(?:(?P<stub>\S*\*[* ]*\S*) )?\[vault #(?P<id>\d+)\]")

@@ -49,7 +49,7 @@ class Translator(QObject):
             self.language = language
             self.changed.emit()
 
-    def tr(self, text: str, **values: object) -> str:
+    def translate(self, text: str, **values: object) -> str:
         out = _table(self.language).get(text, text) if self.language != "en" else text
         return out.format(**values) if values else out
 
@@ -59,7 +59,7 @@ translator = Translator()
 
 def tr(text: str, **values: object) -> str:
     """The text in the current language; `{name}` fields are filled from `values`."""
-    return translator.tr(text, **values)
+    return translator.translate(text, **values)
 
 
 def tr_n(singular: str, plural: str, n: int, **values: object) -> str:
@@ -68,7 +68,7 @@ def tr_n(singular: str, plural: str, n: int, **values: object) -> str:
     Both texts get `n` as the field `{n}`.
     """
     text = singular if n == 1 and translator.language == "en" else plural
-    return translator.tr(text, n=n, **values)
+    return translator.translate(text, n=n, **values)
 
 
 def set_language(setting: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QKeySequence, QShortcut
@@ -26,6 +26,13 @@ from ui.settings_dialog import SettingsDialog
 from ui.statusbar import StatusBar
 from ui.theme import theme
 
+if TYPE_CHECKING:
+    from assistant.chat.types import TurnResult
+    from assistant.config import Settings
+    from assistant.llm.backend import HealthStatus
+    from assistant.memory.api import MaintenanceReport, ModelStatus, VaultKey
+    from ui.welcome.wizard import WelcomeOptions
+
 log = logging.getLogger("mnemo.ui")
 
 MINIMUM_SIZE = (600, 400)
@@ -44,10 +51,9 @@ class MainWindow(QMainWindow):
         self.progress: QProgressDialog | None = None  # the last re-indexing progress
         self.welcome: QWidget | None = None  # the welcome flow, while it is open
         self.unlock: QWidget | None = None  # the passphrase prompt, while it is open
-        self.open_url: Callable[[QUrl], Any] = QDesktopServices.openUrl
-        self.welcome_options: dict[
-            str, Any
-        ] = {}  # passed to WelcomeWizard (tests: find, downloader)
+        self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl
+        # passed to WelcomeWizard (tests: find, downloader)
+        self.welcome_options: WelcomeOptions = {}
         self.memory_model = MemoryTableModel(core)
         self.session_model = SessionListModel()
         self.chat = ChatView(core, self.session_model)
@@ -77,10 +83,11 @@ class MainWindow(QMainWindow):
         core.open_failed.connect(self._on_open_failed)
         core.embedder_state.connect(self._on_embedder)
         core.repairing.connect(self._on_repairing)
+        core.forgetting.connect(lambda forgetting: self.tabs.setEnabled(not forgetting))
         core.reset.connect(self._on_reset)
         core.engine_replaced.connect(self.chat.reload_sessions)
         core.scheduler_attached.connect(self._on_scheduler)
-        core.last_maintenance.connect(lambda at: at is not None and self.status.set_maintenance(at))
+        core.last_maintenance.connect(self._on_last_maintenance)
         bridge.error.connect(self.show_error)
         bridge.bug.connect(self.show_bug)
         bridge.warning.connect(self._on_warning)
@@ -200,19 +207,21 @@ class MainWindow(QMainWindow):
         box.open()
 
     def _on_embedder(self, state: str, warning: str) -> None:
-        model = getattr(self.core.profile.embedder, "requested", "") if self.core.is_open else ""
+        model = self.core.memories.model_status().requested if self.core.is_open else ""
         self.status.set_embedder(state, warning, model)
 
     def _on_warning(self, text: str) -> None:
         """The core's warnings that have a status-bar item of their own are shown there,
         whole, with their fix (the fallback model, the key file); others for a while."""
-        from assistant.memory.keys import keyfile_warning
-
-        profile = self.core.profile
-        if profile is not None and text == keyfile_warning(profile.keys.key_file):
+        memories = self.core.memories if self.core.is_open else None
+        if memories is not None and text == memories.key_file_warning():
             self.check_vault_key()
-        elif profile is None or text != getattr(profile.embedder, "warning", None):
+        elif memories is None or text != memories.model_status().warning:
             self.status.showMessage(text, 15000)
+
+    def _on_last_maintenance(self, at: float | None) -> None:
+        if at is not None:
+            self.status.set_maintenance(at)
 
     def _on_scheduler(self) -> None:
         self.status.set_maintenance(None, available=True)
@@ -224,7 +233,7 @@ class MainWindow(QMainWindow):
         self.memories.reload()
         self.check_vault_key()
 
-    def _after_turn(self, result: Any) -> None:
+    def _after_turn(self, result: TurnResult) -> None:
         if result.error is not None or not self.status.healthy:
             self.check_ollama()  # a reply that came clears "not running"; an error re-checks
 
@@ -274,10 +283,10 @@ class MainWindow(QMainWindow):
         settings = self.core.settings
         if settings.welcome_done:
             return
-        profile, engine = self.core.profile, self.core.engine
+        memories, engine = self.core.memories, self.core.engine
 
         def is_new() -> bool:
-            return profile.memories.total() == 0 and not (engine is not None and engine.sessions())
+            return memories.total() == 0 and not (engine is not None and engine.sessions())
 
         def decided(new: bool) -> None:
             if new:
@@ -325,8 +334,7 @@ class MainWindow(QMainWindow):
             self.switch_embedding_model(name)
 
     def status_embedding_state(self) -> str:
-        embedder = self.core.profile.embedder
-        return str(getattr(embedder, "state", "ready"))
+        return self.core.memories.model_status().state
 
     # -- Ollama and the vault ----------------------------------------------------------
 
@@ -343,7 +351,7 @@ class MainWindow(QMainWindow):
                 log.debug("list_models failed: %s", type(exc).__name__)
                 return []
 
-        def checked(out: tuple[Any, list[str]]) -> None:
+        def checked(out: tuple[HealthStatus, list[str]]) -> None:
             health, names = out
             self.status.set_models(names, settings.chat_model)
             self.status.set_health(health)
@@ -355,15 +363,14 @@ class MainWindow(QMainWindow):
         vault kept under a passphrase not given yet asks for it."""
         if not self.core.is_open:
             return
-        keys = self.core.profile.keys
+        memories = self.core.memories
 
-        def shown(state: tuple[str, bool]) -> None:
-            method, locked = state
-            self.status.set_key_method(method)
-            if locked and self.unlock is None:
+        def shown(key: VaultKey) -> None:
+            self.status.set_key_method(key.method)
+            if key.locked and self.unlock is None:
                 self.ask_passphrase()
 
-        self.core.run(lambda: (str(keys.method), bool(keys.locked)), shown)
+        self.core.run(memories.vault_key, shown)
 
     def ask_passphrase(self) -> None:
         from ui.unlock_dialog import UnlockDialog
@@ -404,7 +411,7 @@ class MainWindow(QMainWindow):
         dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings()))
         dialog.open()
 
-    def apply_settings(self, new: Any) -> None:
+    def apply_settings(self, new: Settings) -> None:
         """Apply edited settings in place (the core holds this object) and save them."""
         from assistant.app import recall_options
 
@@ -412,7 +419,7 @@ class MainWindow(QMainWindow):
         old = dataclasses.replace(settings)
         for field in dataclasses.fields(settings):
             setattr(settings, field.name, getattr(new, field.name))
-        self.core.profile.memories.set_recall_options(recall_options(settings))
+        self.core.memories.set_recall_options(recall_options(settings))
         self._save_settings()
         set_language(settings.language)
         theme.apply(settings.theme)
@@ -426,25 +433,19 @@ class MainWindow(QMainWindow):
             self.switch_embedding_model(settings.embedding_model)
 
     def switch_embedding_model(self, name: str) -> None:
-        from assistant.memory.embedder import SentenceTransformerEmbedder
-
-        profile = self.core.profile
+        memories, warn = self.core.memories, self.core.bridge.on_warning
         relay = ProgressRelay(self)
         self.progress = dialog = progress_dialog(
             self, tr("Re-indexing memories with the new embedding model…"), relay
         )
         self.status.set_embedder("loading")
 
-        def switch() -> Any:
-            embedder = SentenceTransformerEmbedder(name, warn=self.core.bridge.on_warning)
-            embedder.load()
-            profile.memories.switch_embedder(embedder, relay)
-            profile.embedder = embedder
-            return embedder
+        def switch() -> ModelStatus:
+            return memories.switch_model(name, relay, warn)
 
-        def done(embedder: Any) -> None:
+        def done(status: ModelStatus) -> None:
             dialog.close()
-            self.status.set_embedder(str(embedder.state), embedder.warning or "", name)
+            self.status.set_embedder(status.state, status.warning or "", name)
 
         def failed(exc: BaseException) -> None:
             dialog.close()
@@ -464,7 +465,7 @@ class MainWindow(QMainWindow):
         self.status.showMessage(tr("Maintenance is running…"), 5000)
         scheduler.run_now()  # only schedules the job; the report arrives through the bridge
 
-    def _on_maintenance(self, report: Any) -> None:
+    def _on_maintenance(self, report: MaintenanceReport) -> None:
         self.status.run_now.setEnabled(True)
         self.menus.maintenance.setEnabled(True)
         self.status.set_maintenance(report)

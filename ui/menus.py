@@ -50,14 +50,14 @@ class Menus:
     about: QAction
 
     def retranslate(self) -> None:
-        items = (self.file, self.memory, self.help, self.new_chat, self.new_temporary)
-        items += (self.export, self.settings, self.quit, self.search, self.maintenance)
-        items += (self.forget_me, self.welcome, self.data_folder, self.about)
-        for item, text in zip(items, MENU_TEXTS, strict=True):
-            if isinstance(item, QMenu):
-                item.setTitle(tr(text))
-            else:
-                item.setText(tr(text))
+        menus = (self.file, self.memory, self.help)
+        actions = [self.new_chat, self.new_temporary, self.export, self.settings, self.quit]
+        actions += [self.search, self.maintenance, self.forget_me, self.welcome]
+        actions += [self.data_folder, self.about]
+        for menu, text in zip(menus, MENU_TEXTS[: len(menus)], strict=True):
+            menu.setTitle(tr(text))
+        for item, text in zip(actions, MENU_TEXTS[len(menus) :], strict=True):
+            item.setText(tr(text))
         self.forget_me.setToolTip(tr("Erase everything Mnemo knows about you"))
 
 

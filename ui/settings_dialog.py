@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTime
 from PySide6.QtWidgets import (
@@ -24,6 +24,9 @@ from PySide6.QtWidgets import (
 
 from ui.i18n import tr
 
+if TYPE_CHECKING:
+    from assistant.config import Settings
+
 EMBEDDING_CHOICES = ["BAAI/bge-small-zh-v1.5", "BAAI/bge-m3", "bundled:all-MiniLM-L6-v2"]
 LANGUAGES = [("auto", "Automatic"), ("zh", "中文"), ("en", "English")]
 """A language is named in itself (translated: only "Automatic")."""
@@ -35,7 +38,7 @@ class SettingsDialog(QDialog):
     """Edits a copy of `settings`; `result_settings()` returns the edited copy."""
 
     def __init__(
-        self, settings: Any, models: list[str], data_dir: Path, parent: QWidget | None = None
+        self, settings: Settings, models: list[str], data_dir: Path, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.original = settings
@@ -96,7 +99,7 @@ class SettingsDialog(QDialog):
         form.addRow(buttons)
         self.setMinimumWidth(460)
 
-    def result_settings(self) -> Any:
+    def result_settings(self) -> Settings:
         return dataclasses.replace(
             self.original,
             ollama_host=self.host.text().strip() or self.original.ollama_host,

@@ -8,7 +8,7 @@ window instead of being cut.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QResizeEvent
@@ -24,6 +24,10 @@ from PySide6.QtWidgets import (
 from ui.dates import short_datetime
 from ui.i18n import tr
 from ui.theme import note_style, theme
+
+if TYPE_CHECKING:
+    from assistant.llm.backend import HealthStatus
+    from assistant.memory.api import MaintenanceReport
 
 NOT_INSTALLED_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -50,9 +54,9 @@ class StatusBar(QStatusBar):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._health: Any = None
+        self._health: HealthStatus | None = None
         self._embed = ("loading", "", "")
-        self._maintenance: Any = None
+        self._maintenance: MaintenanceReport | float | None = None
         self._key_method = ""
         self._run_now_available = False  # a scheduler is attached
         self.ollama = _flat_button()
@@ -93,7 +97,7 @@ class StatusBar(QStatusBar):
     def healthy(self) -> bool:
         return self._health is not None and self._health.ok
 
-    def set_health(self, health: Any) -> None:
+    def set_health(self, health: HealthStatus) -> None:
         self._health = health
         self.retranslate()
 
@@ -125,7 +129,9 @@ class StatusBar(QStatusBar):
         self._key_method = method
         self.retranslate()
 
-    def set_maintenance(self, report: Any, *, available: bool = True) -> None:
+    def set_maintenance(
+        self, report: MaintenanceReport | float | None, *, available: bool = True
+    ) -> None:
         self._maintenance = report
         self._run_now_available = available
         self.retranslate()
@@ -204,13 +210,11 @@ class StatusBar(QStatusBar):
             self.maintenance.setText(tr("Maintenance: not run yet"))
             self.maintenance.setToolTip("")
             return
-        at = (
-            report
-            if isinstance(report, int | float)
-            else (getattr(report, "started_at", 0.0) + getattr(report, "duration_s", 0.0))
-        )
-        self.maintenance.setText(tr("Maintenance: {when}", when=short_datetime(float(at))))
-        steps = getattr(report, "steps", {}) or {}
+        if isinstance(report, int | float):  # when the last run ended (read at start)
+            at, steps = float(report), {}
+        else:
+            at, steps = report.started_at + report.duration_s, report.steps
+        self.maintenance.setText(tr("Maintenance: {when}", when=short_datetime(at)))
         self.maintenance.setToolTip(
             "\n".join(
                 f"{name}: " + ", ".join(f"{k} {v}" for k, v in counts.items())

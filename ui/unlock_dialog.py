@@ -3,7 +3,7 @@ the rest of Mnemo works, until it is given)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
@@ -11,11 +11,14 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBo
 from ui.i18n import error_text, tr
 from ui.theme import note_style, theme
 
+if TYPE_CHECKING:
+    from ui.core import Core
+
 
 class UnlockDialog(QDialog):
     unlocked = Signal()
 
-    def __init__(self, core: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, core: Core, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._core = core
         self.setObjectName("unlockVault")
@@ -50,7 +53,7 @@ class UnlockDialog(QDialog):
         self.setMinimumWidth(420)
 
     def unlock(self) -> None:
-        keys, given = self._core.profile.keys, self.passphrase.text()
+        memories, given = self._core.memories, self.passphrase.text()
         self.open_button.setEnabled(False)
 
         def done(_result: object) -> None:
@@ -65,4 +68,4 @@ class UnlockDialog(QDialog):
             self.passphrase.selectAll()
             self.passphrase.setFocus()
 
-        self._core.run_for(self, lambda: keys.use_passphrase(given), done, failed)
+        self._core.run_for(self, lambda: memories.use_passphrase(given), done, failed)

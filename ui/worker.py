@@ -11,12 +11,15 @@ import itertools
 import logging
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 log = logging.getLogger("mnemo.ui.worker")
 
+T = TypeVar("T")
+# A task's result crosses the thread in a Qt signal as `object`: the pending callbacks are
+# stored untyped, each checked against its task's result type in `run_task`.
 ResultCallback = Callable[[Any], None]
 ErrorCallback = Callable[[BaseException], None]
 
@@ -24,7 +27,7 @@ RUNNERS: weakref.WeakSet[Runner] = weakref.WeakSet()
 
 
 class _Task(QRunnable):
-    def __init__(self, runner: Runner, task_id: int, func: Callable[[], Any]) -> None:
+    def __init__(self, runner: Runner, task_id: int, func: Callable[[], object]) -> None:
         super().__init__()
         self.setAutoDelete(True)
         self._runner = runner
@@ -73,8 +76,8 @@ class Runner(QObject):
 
     def run_task(
         self,
-        func: Callable[[], Any],
-        on_result: ResultCallback | None = None,
+        func: Callable[[], T],
+        on_result: Callable[[T], None] | None = None,
         on_error: ErrorCallback | None = None,
     ) -> None:
         """Run `func` off the GUI thread; then `on_result(value)` or `on_error(exc)` on it."""

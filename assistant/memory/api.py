@@ -37,7 +37,14 @@ from typing import Any, Protocol
 from assistant.clock import Clock, to_ts
 from assistant.config import Settings
 from assistant.errors import InputError, NotFoundError
-from assistant.memory.embedder import Embedder
+from assistant.memory.embedder import (
+    BUNDLED_MODEL,
+    Embedder,
+    EmbedderState,
+    SentenceTransformerEmbedder,
+)
+from assistant.memory.inject import block_language, render_block
+from assistant.memory.keys import KeyManager, keyfile_warning
 from assistant.memory.listing import MemoryQuery, Page, fetch_page
 from assistant.memory.maintain import (
     LOCK_NAME,
@@ -148,6 +155,8 @@ class MemoryParts(Protocol):
     dir: Path
     clock: Clock
     settings: Settings
+    embedder: Embedder
+    keys: KeyManager
     store: MemoryStore
     service: MemoryService
     writer: MemoryWriter
@@ -414,6 +423,7 @@ class Memories:
         """Re-embed every active memory with another model."""
         with self.lock:
             report = self._service.switch_embedder(embedder, progress)
+            self._parts.embedder = embedder  # forget-me reopens with it
         self._emit("reindex")
         return report
 
@@ -563,6 +573,46 @@ class Memories:
         """A deleted memory's vector bytes may still be in the index folder."""
         return self._parts.pending_scrub
 
+    # -- the embedding model, the vault's key, maintenance (the window's status bar) -----
+
+    def model_status(self) -> ModelStatus:
+        """The embedding model's state; loads nothing, reads no table (the GUI thread may ask)."""
+        embedder = self._parts.embedder
+        if not isinstance(embedder, SentenceTransformerEmbedder):  # a test's light embedder
+            return ModelStatus(embedder.model_name, EmbedderState.READY, None, embedder.model_name)
+        serving = embedder.model_name if embedder.is_loaded else ""
+        return ModelStatus(embedder.requested, str(embedder.state), embedder.warning, serving)
+
+    def load_model(self) -> ModelStatus:
+        """Load the embedding model now (seconds: on a worker) rather than at the first search."""
+        embedder = self._parts.embedder
+        if isinstance(embedder, SentenceTransformerEmbedder):
+            embedder.load()
+        return self.model_status()
+
+    def switch_model(
+        self, name: str, progress: Progress | None = None, warn: Callable[[str], None] | None = None,
+    ) -> ModelStatus:
+        """Load embedding model `name` and re-embed every active memory with it (`switch_embedder`)."""
+        embedder = SentenceTransformerEmbedder(name, warn=warn)
+        embedder.load()
+        self.switch_embedder(embedder, progress)
+        return self.model_status()
+
+    def vault_key(self) -> VaultKey:
+        keys = self._parts.keys
+        return VaultKey(str(keys.method), keys.locked)
+
+    def key_file_warning(self) -> str:
+        """The warning given while the vault's key is kept in a file (it names the file)."""
+        return keyfile_warning(self._parts.keys.key_file)
+
+    def use_passphrase(self, passphrase: str) -> None:
+        """Open the vault with the user's passphrase, or protect its key with it from now on
+        (`KeyManager.use_passphrase`; a wrong one raises `KeyUnavailableError`)."""
+        with self.lock:
+            self._parts.keys.use_passphrase(passphrase)
+
     def last_maintenance(self) -> float | None:
         """When the maintenance last completed every step (epoch seconds), None if never."""
         return last_success(self._service.db, self._service.profile_id)
@@ -592,13 +642,10 @@ def _changed_ids(changes: Iterable[Change]) -> list[int | None]:
 from assistant.memory.bench import BenchMemory  # noqa: E402
 from assistant.memory.db import Database  # noqa: E402
 from assistant.memory.embedder import (  # noqa: E402
-    BUNDLED_MODEL,
-    SentenceTransformerEmbedder,
     bundled_model_path,
     model_on_path,
 )
 from assistant.memory.extract.validate import garbage_problem  # noqa: E402
-from assistant.memory.inject import block_language, render_block  # noqa: E402
 from assistant.memory.maintain import STEPS as MAINTENANCE_STEPS  # noqa: E402
 from assistant.memory.sensitive import redact_masked  # noqa: E402
 from assistant.memory.text import index_text, storable  # noqa: E402
@@ -610,3 +657,40 @@ __all__ += [
     "SentenceTransformerEmbedder", "block_language", "bundled_model_path", "garbage_problem",
     "index_text", "model_on_path", "redact_masked", "render_block", "storable",
 ]
+
+
+# --- for the GUI ---
+# What the window reads of the model and the vault's key (`Memories.model_status`,
+# `vault_key`), and the plain values and helpers it needs besides `Memories`: ui/ may import
+# nothing else of assistant.memory (the import-linter contract in pyproject.toml).
+# block_language, BUNDLED_MODEL, MaintenanceReport and SentenceTransformerEmbedder are
+# imported above.
+
+
+@dataclass(frozen=True)
+class ModelStatus:
+    """The embedding model: the one asked for, its state (`EmbedderState`), the warning of a
+    stand-in, and the model it serves ("" until it is loaded)."""
+
+    requested: str
+    state: str
+    warning: str | None
+    serving: str
+
+    @property
+    def loaded(self) -> bool:
+        return bool(self.serving)
+
+
+@dataclass(frozen=True)
+class VaultKey:
+    """How the vault's data key is kept ("keyring", "passphrase" or "keyfile") and whether
+    a passphrase is still to be given."""
+
+    method: str
+    locked: bool
+
+
+from assistant.memory.sensitive import KIND_LABELS  # noqa: E402
+
+__all__ += ["KIND_LABELS", "ModelStatus", "VaultKey"]

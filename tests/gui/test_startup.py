@@ -100,5 +100,5 @@ def test_sigterm_while_the_profile_opens_closes_it_cleanly(tmp_path: Path) -> No
         if app.poll() is None:
             app.kill()
     assert app.returncode == 0, out
-    assert not (tmp_path / "profiles" / "default" / ".running").exists(), "SIGTERM while opening was taken for a crash"
+    assert not (tmp_path / "profiles" / "default" / ".running").exists(), f"SIGTERM while opening was taken for a crash:\n{out}"
     assert "Traceback" not in out

@@ -3,6 +3,8 @@ Markdown on the window's background, and for replies "memories used (n)"."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -15,6 +17,9 @@ from PySide6.QtWidgets import (
 
 from ui.chat.message_text import MessageText
 from ui.i18n import tr, tr_n
+
+if TYPE_CHECKING:
+    from assistant.memory.types import Memory
 
 WARM_UP_SAMPLE = "Mnemo **记忆** *斜体* `code`\n\n- 1\n\n```\nprint('你好')\n```"
 
@@ -46,7 +51,7 @@ class MessageBubble(QFrame):
         super().__init__(parent)
         self.role = role
         self.message_id: int | None = None
-        self.injected: list[object] | None = None
+        self.injected: list[Memory] | None = None
         self.failed = False  # a stored reply that never came (the model was not reachable)
         self._text = text
         self._shown = text if shown is None else shown
@@ -75,7 +80,7 @@ class MessageBubble(QFrame):
         footer = QHBoxLayout()
         footer.addWidget(self.memories_button)
         footer.addStretch(1)
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         if role == "user":
             layout.setContentsMargins(PADDING[0], PADDING[1], PADDING[0], PADDING[1])
         else:  # a reply has no bubble: its text lines up with the column
@@ -102,7 +107,7 @@ class MessageBubble(QFrame):
         widest = max(
             (metrics.horizontalAdvance(line) for line in self._shown.split("\n")), default=0
         )
-        margins = self.layout().contentsMargins()
+        margins = self._layout.contentsMargins()
         # the document's margin on both sides, and a little room for rounding
         return widest + margins.left() + margins.right() + 4 * 2 + 6
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -22,13 +22,17 @@ from ui.i18n import tr
 from ui.memory_panel.model import label
 from ui.theme import theme
 
+if TYPE_CHECKING:
+    from assistant.memory.types import Memory
+    from ui.core import Core
+
 
 class MemoriesUsedDialog(QDialog):
     """Lists `memories`; "Don't use this again" archives one, "Delete" deletes it (via `core`)."""
 
     changed = Signal()
 
-    def __init__(self, core: Any, memories: list[Any], parent: QWidget | None = None) -> None:
+    def __init__(self, core: Core, memories: list[Memory], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._core = core
         self.setWindowTitle(tr("Memories used for this reply"))
@@ -47,7 +51,7 @@ class MemoriesUsedDialog(QDialog):
         layout.addWidget(buttons)
         self.setMinimumWidth(520)
 
-    def _row(self, memory: Any) -> QFrame:
+    def _row(self, memory: Memory) -> QFrame:
         frame = QFrame()
         frame.setFrameShape(QFrame.Shape.StyledPanel)
         content = friendly(memory.content, self._core.vault_entries)
@@ -71,14 +75,14 @@ class MemoriesUsedDialog(QDialog):
         return frame
 
     def archive(self, memory_id: int) -> None:
-        memories = self._core.profile.memories
+        memories = self._core.memories
         self._core.run(
             lambda: memories.archive([memory_id]),
             lambda _r: self._done(memory_id, tr("Won't be used again.")),
         )
 
     def delete(self, memory_id: int) -> None:
-        memories = self._core.profile.memories
+        memories = self._core.memories
         self._core.run(
             lambda: memories.delete([memory_id]), lambda _r: self._done(memory_id, tr("Deleted."))
         )
@@ -87,7 +91,9 @@ class MemoriesUsedDialog(QDialog):
         frame = self.rows[memory_id]
         for button in frame.findChildren(QPushButton):
             button.setEnabled(False)
-        frame.layout().addWidget(QLabel(text))
+        row = frame.layout()
+        assert row is not None, "made in _row"
+        row.addWidget(QLabel(text))
         self.changed.emit()
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from ui.i18n import tr
 from ui.theme import banner_style, theme
+
+if TYPE_CHECKING:
+    from assistant.memory.types import Change
 
 SHOWN = {"add", "update", "delete"}
 
@@ -21,7 +24,7 @@ class MemoryNotice(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.changes: list[Any] = []
+        self.changes: list[Change] = []
         self.display: Callable[[str], str] = lambda text: text  # stored text → shown text
         self.setObjectName("memoryNotice")
         theme.changed.connect(self._restyle)
@@ -50,8 +53,8 @@ class MemoryNotice(QFrame):
         self.changes = []
         self.hide()
 
-    def show_changes(self, changes: list[Any]) -> None:
-        shown = [c for c in changes if str(getattr(c.action, "value", c.action)) in SHOWN]
+    def show_changes(self, changes: Sequence[Change]) -> None:
+        shown = [c for c in changes if c.action.value in SHOWN]
         if not shown:
             return
         self.changes = shown
@@ -66,7 +69,7 @@ class MemoryNotice(QFrame):
             return
         verbs = {"add": tr("Remembered"), "update": tr("Updated"), "delete": tr("Forgot")}
         lines = [
-            f"{verbs[str(getattr(c.action, 'value', c.action))]}: {self.display(c.content)}"
+            f"{verbs[c.action.value]}: {self.display(c.content)}"
             for c in self.changes[:3]
         ]
         more = len(self.changes) - 3

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
@@ -18,6 +19,9 @@ from PySide6.QtWidgets import (
 from ui.dialogs import confirm
 from ui.i18n import tr
 
+if TYPE_CHECKING:
+    from assistant.chat.types import Session
+
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -26,12 +30,12 @@ class SessionListModel(QAbstractListModel):
 
     def __init__(self) -> None:
         super().__init__()
-        self._sessions: list[Any] = []
+        self._sessions: list[Session] = []
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._sessions)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
         session = self._sessions[index.row()]
@@ -42,12 +46,12 @@ class SessionListModel(QAbstractListModel):
             return session.id
         return None
 
-    def set_sessions(self, sessions: list[Any]) -> None:
+    def set_sessions(self, sessions: Sequence[Session]) -> None:
         self.beginResetModel()
         self._sessions = list(sessions)
         self.endResetModel()
 
-    def session(self, row: int) -> Any:
+    def session(self, row: int) -> Session:
         return self._sessions[row]
 
     def row_of(self, session_id: str | None) -> int:
@@ -77,9 +81,9 @@ class SessionSidebar(QWidget):
         self.list.clicked.connect(
             lambda index: self.selected.emit(index.data(Qt.ItemDataRole.UserRole))
         )
+        self.temporary = QCheckBox()
         self.new_button = QPushButton()
         self.new_button.clicked.connect(lambda: self.new_requested.emit(self.temporary.isChecked()))
-        self.temporary = QCheckBox()
         self.rename_button = QPushButton()
         self.rename_button.clicked.connect(self._rename)
         self.delete_button = QPushButton()

@@ -106,6 +106,7 @@ class Transcript(QScrollArea):
         self._layout.addStretch(1)
         self.setWidgetResizable(True)
         self.setWidget(content)
+        self._content = content
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         bar = self.verticalScrollBar()
         bar.rangeChanged.connect(self._range_changed)
@@ -117,7 +118,7 @@ class Transcript(QScrollArea):
         self._timer.timeout.connect(self._work)
 
     def _restyle(self) -> None:
-        self.widget().setStyleSheet(chat_style(theme.colors))
+        self._content.setStyleSheet(chat_style(theme.colors))
         self.empty_label.setStyleSheet(muted_style(theme.colors, size_px=15))
 
     @property
@@ -143,7 +144,7 @@ class Transcript(QScrollArea):
 
     def warm_up(self) -> None:
         """Build, lay out and paint one message off screen (see `ChatView.warm_up`)."""
-        bubble = MessageBubble("assistant", WARM_UP_SAMPLE, self.widget())  # styled, never shown
+        bubble = MessageBubble("assistant", WARM_UP_SAMPLE, self._content)  # styled, never shown
         bubble.resize(400, 200)
         bubble.grab()
         bubble.deleteLater()
@@ -235,7 +236,7 @@ class Transcript(QScrollArea):
         rows = cast(QVBoxLayout, page.layout())
         for _ in range(min(DELETE_ROWS, rows.count())):
             item = rows.takeAt(rows.count() - 1)
-            if (row := item.widget()) is not None:
+            if item is not None and (row := item.widget()) is not None:
                 row.deleteLater()
         if not rows.count():
             self._discarded.remove(page)
@@ -358,7 +359,7 @@ class Transcript(QScrollArea):
             self._adjusting = False
 
     def _top(self, row: QWidget) -> int:
-        return int(row.mapTo(self.widget(), QPoint(0, 0)).y())
+        return int(row.mapTo(self._content, QPoint(0, 0)).y())
 
     def _row_at(self, y: int) -> QWidget | None:
         """The shown row at height `y` of the content, or the first shown one below it.
@@ -370,8 +371,9 @@ class Transcript(QScrollArea):
                 continue
             rows = cast(QVBoxLayout, page.layout())
             for index in range(rows.count()):
-                row = rows.itemAt(index).widget()
-                if row.isVisible() and page.y() + row.geometry().bottom() >= y:
+                item = rows.itemAt(index)
+                row = item.widget() if item is not None else None
+                if row is not None and row.isVisible() and page.y() + row.geometry().bottom() >= y:
                     return row
         return None
 

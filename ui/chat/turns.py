@@ -10,20 +10,23 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
 from assistant.chat.prompt import MessageTooLong, check_message_fits
 from assistant.errors import InputError, MnemoError
-from assistant.memory.inject import block_language
+from assistant.memory.api import block_language
 from ui.chat.bubble import MessageBubble
 from ui.i18n import tr
 
 if TYPE_CHECKING:
+    from assistant.chat.types import Session, TurnResult
     from ui.chat.view import ChatView
+    from ui.core import Core
+    from ui.display import VaultEntry
 
-Work = Callable[[Callable[[str], None], threading.Event], tuple[Any, Any]]
+Work = Callable[[Callable[[str], None], threading.Event], "tuple[Session | None, TurnResult]"]
 """(on_token, cancel) -> (the session the turn created or None, its TurnResult)."""
 
 
@@ -52,11 +55,12 @@ class TokenBatch:
 class TurnRunner(QObject):
     """Runs the turns of `view`'s chat through `core`; tokens arrive by `core.bridge.token`."""
 
-    def __init__(self, view: ChatView, core: Any) -> None:
+    def __init__(self, view: ChatView, core: Core) -> None:
         super().__init__(view)
         self._view = view
         self._core = core
         self._turn = 0
+        self._abandoned = 0  # the last turn forget-me stopped (`abandon`)
         self._cancel: threading.Event | None = None
         self._streaming: MessageBubble | None = None
         # the last turn that got no whole reply: (chat, user bubble, reply bubble, text)
@@ -77,6 +81,14 @@ class TurnRunner(QObject):
         self._failed = (session_id, user, reply, user.text)
 
     def forget_failed(self) -> None:
+        self._failed = None
+
+    def abandon(self) -> None:
+        """Forget-me started: the reply stops, and what the turn ends with belongs to the
+        profile being erased: it only ends the turn on screen (`ChatView.reset` clears it)."""
+        self.stop()
+        self._abandoned = self._turn
+        self._streaming = None
         self._failed = None
 
     # -- starting ----------------------------------------------------------------------
@@ -104,7 +116,9 @@ class TurnRunner(QObject):
         user = view.transcript.append("user", text)
         session_id, temporary = view.session_id, view.temporary
 
-        def work(on_token: Callable[[str], None], cancel: threading.Event) -> tuple[Any, Any]:
+        def work(
+            on_token: Callable[[str], None], cancel: threading.Event
+        ) -> tuple[Session | None, TurnResult]:
             session, target = None, session_id
             if target is None:
                 session = engine.new_session(temporary=temporary)
@@ -131,7 +145,9 @@ class TurnRunner(QObject):
             return
         message_id = user.message_id
 
-        def work(on_token: Callable[[str], None], cancel: threading.Event) -> tuple[Any, Any]:
+        def work(
+            on_token: Callable[[str], None], cancel: threading.Event
+        ) -> tuple[Session | None, TurnResult]:
             return None, engine.retry(session_id, message_id, on_token=on_token, cancel=cancel)
 
         self._start(user, text, work, fresh=False)
@@ -154,7 +170,7 @@ class TurnRunner(QObject):
         self._set_running(True)
         bridge = core.bridge
 
-        def turn_work() -> tuple[Any, Any, Any]:
+        def turn_work() -> tuple[Session | None, TurnResult, dict[int, VaultEntry] | None]:
             batch = TokenBatch(lambda piece: bridge.token.emit(turn, piece))
             try:
                 session, result = work(batch.add, cancel)
@@ -166,8 +182,8 @@ class TurnRunner(QObject):
 
         core.run(
             turn_work,
-            lambda out: self._finished(user, reply, text, *out),
-            lambda exc: self._failed_turn(user, reply, text, exc, fresh=fresh),
+            lambda out: self._finished(turn, user, reply, text, *out),
+            lambda exc: self._failed_turn(turn, user, reply, text, exc, fresh=fresh),
         )
 
     # -- while it runs -----------------------------------------------------------------
@@ -186,14 +202,19 @@ class TurnRunner(QObject):
 
     def _finished(
         self,
+        turn: int,
         user: MessageBubble,
         reply: MessageBubble,
         text: str,
-        session: Any,
-        result: Any,
-        vault: Any,
+        session: Session | None,
+        result: TurnResult,
+        vault: dict[int, VaultEntry] | None,
     ) -> None:
         view = self._view
+        if turn <= self._abandoned:
+            self._end_abandoned(turn)
+            view.reply_finished.emit(result)
+            return
         if vault is not None:
             self._core.vault_entries = vault
         if session is not None:
@@ -226,12 +247,13 @@ class TurnRunner(QObject):
         if result.changes:
             view.notice.show_changes(result.changes)
         if result.forget_request is not None and result.forget_request.matches:
-            view.ask_forget(result.forget_request)
+            view.ask_forget(result.forget_request.matches)
         view.title_session(user.text)
         view.reply_finished.emit(result)
 
     def _failed_turn(
         self,
+        turn: int,
         user: MessageBubble,
         reply: MessageBubble,
         text: str,
@@ -240,6 +262,12 @@ class TurnRunner(QObject):
         fresh: bool,
     ) -> None:
         view = self._view
+        if turn <= self._abandoned:
+            self._end_abandoned(turn)
+            if not isinstance(exc, MnemoError):
+                self._core.bridge.report(exc)
+            view.turn_failed.emit(exc)
+            return
         self._set_running(False)
         view.transcript.remove(reply)
         if isinstance(
@@ -256,3 +284,7 @@ class TurnRunner(QObject):
         else:
             self._core.bridge.report(exc)
         view.turn_failed.emit(exc)
+
+    def _end_abandoned(self, turn: int) -> None:
+        if turn == self._turn:  # no turn started since (the window is disabled meanwhile)
+            self._set_running(False)

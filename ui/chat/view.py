@@ -3,7 +3,8 @@ worker (`ui.chat.turns`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -22,6 +23,12 @@ from ui.display import friendly
 from ui.i18n import tr
 from ui.theme import banner_style, muted_style, theme
 
+if TYPE_CHECKING:
+    from assistant.chat.engine import ChatEngine
+    from assistant.chat.types import Session, StoredMessage
+    from assistant.memory.types import Change, Memory
+    from ui.core import Core
+
 
 class NoReply(MnemoError):
     """A stored chat whose last message got no (whole) reply: shown with Retry."""
@@ -37,7 +44,7 @@ class ChatView(QWidget):
     title_changed = Signal(str)  # the open chat's title ("" for a new chat)
 
     def __init__(
-        self, core: Any, sessions: SessionListModel, parent: QWidget | None = None
+        self, core: Core, sessions: SessionListModel, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self._core = core
@@ -49,6 +56,7 @@ class ChatView(QWidget):
         self._build()
         self.turns = TurnRunner(self, core)
         core.bridge.memory_changed.connect(self.notice.show_changes)
+        core.forgetting.connect(self._on_forgetting)
         self.sidebar.new_requested.connect(self.new_session)
         self.sidebar.selected.connect(self.open_session)
         self.sidebar.rename_requested.connect(self.rename_session)
@@ -134,7 +142,7 @@ class ChatView(QWidget):
         self.composer.set_available(available)
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> ChatEngine | None:
         return self._core.engine
 
     @property
@@ -158,7 +166,7 @@ class ChatView(QWidget):
         if engine is None:
             return
 
-        def shown(sessions: list[Any]) -> None:
+        def shown(sessions: list[Session]) -> None:
             self.sidebar.model.set_sessions(sessions)
             self.sidebar.select(select or self.session_id)
             self.sessions_loaded.emit()
@@ -221,7 +229,7 @@ class ChatView(QWidget):
         self._show_kind(row >= 0 and self.sidebar.model.session(row).temporary)
         self._announce_title()
 
-        def shown(messages: list[Any]) -> None:
+        def shown(messages: list[StoredMessage]) -> None:
             if self._loading == session_id:
                 self._loading = None
             if session_id != self.session_id:  # another chat was opened (or this one deleted)
@@ -241,7 +249,7 @@ class ChatView(QWidget):
 
         self._core.run(lambda: engine.messages(session_id), shown, failed)
 
-    def _offer_retry(self, messages: list[Any]) -> None:
+    def _offer_retry(self, messages: list[StoredMessage]) -> None:
         """A chat whose last message got no whole reply (Ollama was down when it was sent,
         the app was closed mid-reply) offers Retry, as it did when it happened."""
         if not messages:
@@ -270,12 +278,16 @@ class ChatView(QWidget):
 
     def rename_session(self, session_id: str, title: str) -> None:
         engine = self.engine
+        if engine is None:
+            return
         self._core.run(
             lambda: engine.rename_session(session_id, title), lambda _r: self.reload_sessions()
         )
 
     def delete_session(self, session_id: str) -> None:
         engine = self.engine
+        if engine is None:
+            return
 
         def deleted(_result: object) -> None:
             if session_id == self.session_id:
@@ -284,6 +296,10 @@ class ChatView(QWidget):
             self.reload_sessions()
 
         self._core.run(lambda: engine.delete_session(session_id), deleted)
+
+    def _on_forgetting(self, forgetting: bool) -> None:
+        if forgetting:
+            self.turns.abandon()  # the reply stops; forget-me waits for the turn to end
 
     def reset(self) -> None:
         """After forget-me: nothing of the old conversations stays on screen."""
@@ -324,7 +340,7 @@ class ChatView(QWidget):
         self.info.setText(text)
         self.info.setVisible(bool(text))
 
-    def adopt_session(self, session: Any) -> None:
+    def adopt_session(self, session: Session) -> None:
         """The turn created the chat it was sent in: it is the open one now."""
         self.session_id = session.id
         self._show_kind(session.temporary)
@@ -334,7 +350,7 @@ class ChatView(QWidget):
         row = self.sidebar.model.row_of(self.session_id)
         untitled = row < 0 or not self.sidebar.model.session(row).title
         engine, session_id = self.engine, self.session_id
-        if untitled and session_id is not None:
+        if untitled and session_id is not None and engine is not None:
             title = " ".join(first_message.split())[:40]
             self._core.run(
                 lambda: engine.rename_session(session_id, title), lambda _r: self.reload_sessions()
@@ -345,7 +361,7 @@ class ChatView(QWidget):
     # -- memories ----------------------------------------------------------------------
 
     def show_memories_used(self, bubble: MessageBubble) -> None:
-        def shown(memories: list[Any]) -> None:
+        def shown(memories: list[Memory]) -> None:
             dialog = MemoriesUsedDialog(self._core, memories, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             self.dialog = dialog
@@ -358,16 +374,17 @@ class ChatView(QWidget):
         else:
             shown(list(bubble.injected or []))
 
-    def ask_forget(self, request: Any) -> None:
+    def ask_forget(self, matches: Sequence[Memory]) -> None:
+        """Confirm what a "forget …" in a message matched, then delete it."""
         vault = self._core.vault_entries
-        items = "\n".join(f"• {friendly(m.content, vault)}" for m in request.matches[:10])
-        ids = [m.id for m in request.matches]
+        items = "\n".join(f"• {friendly(m.content, vault)}" for m in matches[:10])
+        ids = [m.id for m in matches]
         engine = self.engine
+        if engine is None:
+            return
 
         def forget() -> None:
-            self._core.run(
-                lambda: engine.confirm_forget(ids)
-            )
+            self._core.run(lambda: engine.confirm_forget(ids))
 
         self.dialog = confirm(
             self,
@@ -378,8 +395,10 @@ class ChatView(QWidget):
             destructive=True,
         )
 
-    def undo(self, changes: list[Any]) -> None:
+    def undo(self, changes: list[Change]) -> None:
         engine = self.engine
+        if engine is None:
+            return
 
         def undo_all() -> None:
             for change in changes:

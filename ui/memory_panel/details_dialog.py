@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
@@ -11,6 +12,9 @@ from ui.dates import long_datetime
 from ui.display import friendly
 from ui.i18n import tr
 from ui.memory_panel.model import label
+
+if TYPE_CHECKING:
+    from ui.display import VaultEntry
 
 EVENTS = (
     "added",
@@ -37,7 +41,7 @@ class MemoryDetailsDialog(QDialog):
         details: Details,
         parent: QWidget | None = None,
         *,
-        vault: dict[int, Any] | None = None,
+        vault: Mapping[int, VaultEntry] | None = None,
     ) -> None:
         super().__init__(parent)
         memory = details.memory

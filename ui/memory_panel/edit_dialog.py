@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime
 from PySide6.QtWidgets import (
@@ -24,6 +24,9 @@ from ui.display import friendly, friendly_parts, restore_tags
 from ui.i18n import tr
 from ui.memory_panel.model import label
 
+if TYPE_CHECKING:
+    from ui.display import VaultEntry
+
 
 class EditMemoryDialog(QDialog):
     """Shows `memory`; `fields()` returns only what the user changed.
@@ -33,7 +36,11 @@ class EditMemoryDialog(QDialog):
     """
 
     def __init__(
-        self, memory: Memory, parent: QWidget | None = None, *, vault: dict[int, Any] | None = None
+        self,
+        memory: Memory,
+        parent: QWidget | None = None,
+        *,
+        vault: Mapping[int, VaultEntry] | None = None,
     ) -> None:
         super().__init__(parent)
         self.memory = memory
@@ -54,8 +61,11 @@ class EditMemoryDialog(QDialog):
         self.expires_at.setLocale(ui_locale())
         self.expires_at.setDisplayFormat(edit_format())
         self.expires.setChecked(memory.expires_at is not None)
-        when = datetime.fromtimestamp(memory.expires_at) if memory.expires_at else datetime.now()
-        self.expires_at.setDateTime(QDateTime(when))
+        self.expires_at.setDateTime(
+            QDateTime.fromSecsSinceEpoch(int(memory.expires_at))
+            if memory.expires_at
+            else QDateTime.currentDateTime()
+        )
         self.expires_at.setEnabled(self.expires.isChecked())
         self.expires.toggled.connect(self.expires_at.setEnabled)
         form = QFormLayout(self)
@@ -73,8 +83,8 @@ class EditMemoryDialog(QDialog):
         form.addRow(buttons)
         self.resize(480, 260)
 
-    def fields(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def fields(self) -> dict[str, object]:
+        out: dict[str, object] = {}
         content = restore_tags(self.content.toPlainText().strip(), self._vault_parts)
         if content != self.memory.content:
             out["content"] = content

@@ -6,7 +6,7 @@ worker and inserted when it arrives, so 100k memories cost one page of rows at a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
@@ -16,6 +16,10 @@ from ui.dates import short_datetime
 from ui.display import friendly
 from ui.i18n import tr
 from ui.memory_panel.queries import ORDERS, MemoryQuery, Page
+
+if TYPE_CHECKING:
+    from ui.core import Core
+    from ui.display import VaultEntry
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -67,7 +71,7 @@ class MemoryTableModel(QAbstractTableModel):
     total_changed = Signal(int)
     loaded = Signal()
 
-    def __init__(self, core: Any, page_size: int = 200) -> None:
+    def __init__(self, core: Core, page_size: int = 200) -> None:
         super().__init__()
         self._core = core
         self.page_size = page_size
@@ -87,12 +91,12 @@ class MemoryTableModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> object:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return tr(COLUMNS[section][1])
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or index.row() >= len(self._rows):
             return None
         memory = self._rows[index.row()]
@@ -147,8 +151,8 @@ class MemoryTableModel(QAbstractTableModel):
 
     def _now(self) -> float | None:
         """The profile's clock ("today" in tests is the test's day)."""
-        profile = self._core.profile
-        return profile.clock.now().timestamp() if profile is not None else None
+        core = self._core
+        return core.profile.clock.now().timestamp() if core.is_open else None
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -182,15 +186,17 @@ class MemoryTableModel(QAbstractTableModel):
             return
         self._generation += 1
         generation = self._generation
-        core, memories, query = self._core, self._core.profile.memories, self.query
+        core, memories, query = self._core, self._core.memories, self.query
         self._set_loading(True)
         self._core.run(
             lambda: (memories.page(query, offset, limit), core.read_vault_entries()),
-            lambda out: self._arrived(generation, *out, reset),
+            lambda out: self._arrived(generation, out[0], out[1], reset),
             lambda exc: self._failed(generation, exc),
         )
 
-    def _arrived(self, generation: int, page: Page, vault: dict[int, Any], reset: bool) -> None:
+    def _arrived(
+        self, generation: int, page: Page, vault: dict[int, VaultEntry], reset: bool
+    ) -> None:
         if generation != self._generation:
             return  # a newer request replaced this one
         self._core.vault_entries = vault

@@ -7,8 +7,9 @@ be restored. An empty table says why it is empty (no match, nothing to review, n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QResizeEvent
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from assistant.memory.api import Details, PassphraseNeeded, WrongPassphrase
-from assistant.memory.types import Category, Status
+from assistant.memory.types import Category, Memory, Status
 from ui.dialogs import confirm, error_message, inform
 from ui.display import friendly
 from ui.i18n import tr, tr_n
@@ -56,6 +57,10 @@ from ui.memory_panel.views import (
 from ui.progress import ProgressRelay, progress_dialog
 from ui.theme import danger_button_style, muted_style, theme
 
+if TYPE_CHECKING:
+    from assistant.memory.api import ForgetMeReport, ImportReport, MemoryChange, VaultItem
+    from ui.core import Core
+
 
 class MemoryPanel(QWidget):
     """Shows `model` and applies actions through `core` (all core calls on workers)."""
@@ -63,7 +68,7 @@ class MemoryPanel(QWidget):
     changed = Signal()  # an action of this panel changed memories
     forgotten = Signal(object)  # forget-me finished: its report
 
-    def __init__(self, core: Any, model: MemoryTableModel, parent: QWidget | None = None) -> None:
+    def __init__(self, core: Core, model: MemoryTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._core = core
         self.model = model
@@ -222,14 +227,12 @@ class MemoryPanel(QWidget):
     def _apply_filter(self) -> None:
         self._search_timer.stop()
         view = max(self.view_filter.currentIndex(), 0)
-        changes = dict(VIEWS[view][1])
         self.review_hint.setVisible(view == REVIEW_VIEW)
         query = MemoryQuery(
             category=self.category_filter.currentData(),
             search=self.search.text(),
             order=self.model.query.order,
-            **changes,
-        )
+        ).with_(**VIEWS[view][1])
         self.model.set_query(query)
         self._update_buttons()
 
@@ -246,7 +249,7 @@ class MemoryPanel(QWidget):
         )
         self.pages.setCurrentWidget(self.empty_label)
 
-    def selected(self) -> list[Any]:
+    def selected(self) -> list[Memory]:
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
         return [self.model.memory(row) for row in rows]
 
@@ -279,7 +282,7 @@ class MemoryPanel(QWidget):
 
     # -- actions -----------------------------------------------------------------------
 
-    def _on_memories_changed(self, change: Any) -> None:
+    def _on_memories_changed(self, change: MemoryChange) -> None:
         if change.ids or change.kind in ("forget_me", "reindex"):
             self.model.refresh()
 
@@ -300,7 +303,7 @@ class MemoryPanel(QWidget):
         def save() -> None:
             fields = dialog.fields()
             if fields:
-                memories, memory_id = self._core.profile.memories, dialog.memory.id
+                memories, memory_id = self._core.memories, dialog.memory.id
                 self._core.run(lambda: memories.edit(memory_id, **fields), self._after, self._error)
 
         dialog.accepted.connect(save)
@@ -310,7 +313,7 @@ class MemoryPanel(QWidget):
         chosen = self.selected()
         if len(chosen) != 1:
             return
-        memory, memories = chosen[0], self._core.profile.memories
+        memory, memories = chosen[0], self._core.memories
         self._core.run(
             lambda: memories.pin(memory.id, not memory.pinned), self._after, self._error
         )
@@ -335,26 +338,26 @@ class MemoryPanel(QWidget):
         )
 
     def delete_ids(self, ids: list[int]) -> None:
-        memories = self._core.profile.memories
+        memories = self._core.memories
         self._core.run(lambda: memories.delete(ids), self._after, self._error)
 
     def accept_selected(self) -> None:
-        memories, ids = self._core.profile.memories, [m.id for m in self.selected()]
+        memories, ids = self._core.memories, [m.id for m in self.selected()]
         self._core.run(lambda: memories.accept(ids), self._after, self._error)
 
     def reject_selected(self) -> None:
-        memories, ids = self._core.profile.memories, [m.id for m in self.selected()]
+        memories, ids = self._core.memories, [m.id for m in self.selected()]
         self._core.run(lambda: memories.reject(ids), self._after, self._error)
 
     def restore_selected(self) -> None:
-        memories, ids = self._core.profile.memories, [m.id for m in self.selected()]
+        memories, ids = self._core.memories, [m.id for m in self.selected()]
         self._core.run(lambda: memories.restore(ids), self._after, self._error)
 
     def show_details(self) -> None:
         chosen = self.selected()
         if len(chosen) != 1:
             return
-        memories, memory_id = self._core.profile.memories, chosen[0].id
+        memories, memory_id = self._core.memories, chosen[0].id
 
         def shown(details: Details) -> None:
             dialog = MemoryDetailsDialog(details, self, vault=self._core.vault_entries)
@@ -365,9 +368,9 @@ class MemoryPanel(QWidget):
         self._core.run(lambda: memories.details(memory_id), shown, self._error)
 
     def show_vault(self) -> None:
-        memories = self._core.profile.memories
+        memories = self._core.memories
 
-        def shown(items: list[Any]) -> None:
+        def shown(items: list[VaultItem]) -> None:
             dialog = VaultDialog(self._core, items, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             self.dialog = dialog
@@ -386,9 +389,9 @@ class MemoryPanel(QWidget):
 
     def ask_export(self, path: Path) -> None:
         """Export to `path`, asking first whether the vault goes too (then with a passphrase)."""
-        memories = self._core.profile.memories
+        memories = self._core.memories
 
-        def counted(items: list[Any]) -> None:
+        def counted(items: list[VaultItem]) -> None:
             if not items:
                 self.export_to(path)
                 return
@@ -426,7 +429,13 @@ class MemoryPanel(QWidget):
         self._core.run(memories.vault_items, counted, self._error)
 
     def _ask_passphrase(
-        self, text: str, chosen: Any, *, confirm: bool, skipped: Any = None, error: str = ""
+        self,
+        text: str,
+        chosen: Callable[[str], None],
+        *,
+        confirm: bool,
+        skipped: Callable[[], None] | None = None,
+        error: str = "",
     ) -> None:
         dialog = PassphraseDialog(
             self, text=text, confirm=confirm, allow_skip=skipped is not None, error=error
@@ -443,7 +452,7 @@ class MemoryPanel(QWidget):
     ) -> None:
         relay = ProgressRelay(self)
         self.progress = dialog = progress_dialog(self, tr("Exporting memories…"), relay)
-        memories = self._core.profile.memories
+        memories = self._core.memories
 
         def done(count: int) -> None:
             dialog.close()
@@ -476,9 +485,9 @@ class MemoryPanel(QWidget):
         """Import `path`; an export whose vault values are sealed asks for its passphrase."""
         relay = ProgressRelay(self)
         self.progress = dialog = progress_dialog(self, tr("Importing memories…"), relay)
-        memories = self._core.profile.memories
+        memories = self._core.memories
 
-        def done(report: Any) -> None:
+        def done(report: ImportReport) -> None:
             dialog.close()
             self._after()
             self.dialog = inform(
@@ -538,7 +547,7 @@ class MemoryPanel(QWidget):
     def forget_me(self) -> None:
         self.forget_button.setEnabled(False)
 
-        def done(report: Any) -> None:
+        def done(report: ForgetMeReport) -> None:
             self.forget_button.setEnabled(True)
             self.forgotten.emit(report)
             self.dialog = inform(

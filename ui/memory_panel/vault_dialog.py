@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -20,11 +20,15 @@ from ui.dates import short_datetime
 from ui.display import dots, kind_label
 from ui.i18n import tr
 
+if TYPE_CHECKING:
+    from assistant.memory.api import VaultItem
+    from ui.core import Core
+
 
 class VaultDialog(QDialog):
     """Lists `items` (VaultItem: id, kind, masked, created_at); Reveal decrypts one on a worker."""
 
-    def __init__(self, core: Any, items: list[Any], parent: QWidget | None = None) -> None:
+    def __init__(self, core: Core, items: list[VaultItem], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._core = core
         self.items = items
@@ -62,12 +66,13 @@ class VaultDialog(QDialog):
         item = self.items[row]
         cell = self.table.item(row, 1)
         button = self.table.cellWidget(row, 3)
+        assert cell is not None and isinstance(button, QPushButton), "made in __init__"
         if cell.data(Qt.ItemDataRole.UserRole):  # shown: mask it again
             cell.setText(dots(item.masked))
             cell.setData(Qt.ItemDataRole.UserRole, False)
             button.setText(tr("Reveal"))
             return
-        memories = self._core.profile.memories
+        memories = self._core.memories
 
         def shown(value: str) -> None:
             cell.setText(value)

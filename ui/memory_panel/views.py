@@ -6,7 +6,10 @@ from assistant.memory.types import Status
 from ui.i18n import tr
 from ui.memory_panel.queries import MemoryQuery
 
-VIEWS = [
+ViewChanges = dict[str, Status | bool | None]
+"""The `MemoryQuery` fields a view sets (status, review)."""
+
+VIEWS: list[tuple[str, ViewChanges]] = [
     # (label, query changes)
     ("Active", {"status": Status.ACTIVE, "review": None}),
     ("Review queue", {"status": Status.ACTIVE, "review": True}),

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QVBoxLayout, QWizardPage
 
 from assistant.config import DEFAULT_EMBEDDING_MODEL
-from assistant.memory.embedder import BUNDLED_MODEL
+from assistant.memory.api import BUNDLED_MODEL
 from ui.i18n import error_text, tr
 from ui.welcome.common import state_line, text, warn
+
+if TYPE_CHECKING:
+    from ui.core import Core
 
 Downloader = Callable[[str, Callable[[str], None]], None]
 """(model name, report a progress line) -> None; raises ModelUnavailableError."""
@@ -24,7 +27,7 @@ _PERCENT = re.compile(r"(\d{1,3})%")
 
 def download_model(name: str, report: Callable[[str], None]) -> None:
     """Fetch `name` from the Hugging Face hub (on a worker), reporting progress lines."""
-    from assistant.memory.embedder import SentenceTransformerEmbedder
+    from assistant.memory.api import SentenceTransformerEmbedder
 
     SentenceTransformerEmbedder(name, allow_fallback=False).download(report)
 
@@ -36,7 +39,7 @@ class EmbeddingPage(QWizardPage):
     progressed = Signal(str)  # a progress line, from the worker
     download_ended = Signal(bool)
 
-    def __init__(self, core: Any, *, downloader: Downloader = download_model) -> None:
+    def __init__(self, core: Core, *, downloader: Downloader = download_model) -> None:
         super().__init__()
         self._core = core
         self._download = downloader
@@ -74,12 +77,11 @@ class EmbeddingPage(QWizardPage):
 
     def _current(self) -> tuple[str, str, str]:
         """(configured model, the embedder's state, the model it serves: "" while loading)."""
-        profile = self._core.profile
-        embedder = profile.embedder if profile is not None else None
-        state = str(getattr(embedder, "state", "ready")) if embedder is not None else ""
-        loaded = embedder is not None and getattr(embedder, "is_loaded", True)
-        serving = str(embedder.model_name) if loaded and embedder is not None else ""
-        return self._core.settings.embedding_model, state, serving
+        core = self._core
+        if not core.is_open:
+            return "", "", ""
+        status = core.memories.model_status()
+        return core.settings.embedding_model, status.state, status.serving
 
     def download(self) -> None:
         if self.downloading:

@@ -8,7 +8,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -36,6 +36,9 @@ from assistant.llm.setup import (
 from ui.i18n import error_text, tr
 from ui.welcome.common import CommandLine, state_line, text, warn
 
+if TYPE_CHECKING:
+    from ui.core import Core
+
 MODEL_NOTES = {choice.name: choice.note for choice in RECOMMENDED}
 
 
@@ -49,7 +52,7 @@ class OllamaPage(QWizardPage):
 
     def __init__(
         self,
-        core: Any,
+        core: Core,
         *,
         find: Callable[[], Path | None] = find_ollama,
         platform: str = sys.platform,

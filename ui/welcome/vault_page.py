@@ -3,7 +3,7 @@ passphrase, or a key file beside the data, with a plain warning), and a passphra
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -19,6 +19,10 @@ from PySide6.QtWidgets import (
 from ui.i18n import error_text, tr
 from ui.welcome.common import state_line, text, warn
 
+if TYPE_CHECKING:
+    from assistant.memory.api import VaultKey
+    from ui.core import Core
+
 MIN_PASSPHRASE = 8
 
 
@@ -27,7 +31,7 @@ class VaultPage(QWizardPage):
 
     changed = Signal()
 
-    def __init__(self, core: Any) -> None:
+    def __init__(self, core: Core) -> None:
         super().__init__()
         self._core = core
         self.method = ""
@@ -67,11 +71,10 @@ class VaultPage(QWizardPage):
         self.retranslate()
 
     def initializePage(self) -> None:  # noqa: N802 - Qt's name
-        keys = self._core.profile.keys
-        self._core.run_for(self, lambda: str(keys.method), self._show)
+        self._core.run_for(self, self._core.memories.vault_key, self._show)
 
-    def _show(self, method: str) -> None:
-        self.method = method
+    def _show(self, key: VaultKey) -> None:
+        self.method = key.method
         self.retranslate()
 
     def protect(self) -> None:
@@ -82,7 +85,7 @@ class VaultPage(QWizardPage):
         if first != second:
             self._problem(tr("The two passphrases differ."))
             return
-        keys = self._core.profile.keys
+        memories = self._core.memories
         self.protect_button.setEnabled(False)
 
         def done(_result: object) -> None:
@@ -99,7 +102,7 @@ class VaultPage(QWizardPage):
             message, hint = error_text(exc)
             self._problem(f"{message} {hint}")
 
-        self._core.run_for(self, lambda: keys.use_passphrase(first), done, failed)
+        self._core.run_for(self, lambda: memories.use_passphrase(first), done, failed)
 
     def keep_file(self) -> None:
         self.kept_file = True

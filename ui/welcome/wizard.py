@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QWidget, QWizard
@@ -23,6 +23,17 @@ from ui.welcome.language_page import LanguagePage
 from ui.welcome.ollama_page import OllamaPage
 from ui.welcome.privacy_page import PrivacyPage
 from ui.welcome.vault_page import VaultPage
+
+if TYPE_CHECKING:
+    from ui.core import Core
+
+
+class WelcomeOptions(TypedDict, total=False):
+    """What a test gives the wizard instead of the real thing (`MainWindow.welcome_options`)."""
+
+    find: Callable[[], Path | None]
+    downloader: Downloader
+    platform: str
 
 PAGES = ("language", "ollama", "embedding", "vault", "privacy")
 
@@ -46,7 +57,7 @@ class WelcomeWizard(QWizard):
 
     def __init__(
         self,
-        core: Any,
+        core: Core,
         *,
         start: str | None = None,
         parent: QWidget | None = None,
