@@ -36,7 +36,7 @@ from assistant.memory.embedder import Embedder
 from assistant.memory.inject import block_language, render_block
 from assistant.memory.listing import MemoryQuery, Page, fetch_page
 from assistant.memory.recall import Recaller, RecallOptions
-from assistant.memory.service import MemoryService, Progress, ReconcileReport
+from assistant.memory.service import MemoryService
 from assistant.memory.store import MemoryStore, NewMemory
 from assistant.memory.transfer import (
     ImportReport,
@@ -58,6 +58,7 @@ from assistant.memory.types import (
     Turn,
 )
 from assistant.memory.vault import Vault, VaultItem
+from assistant.memory.vectors.keeper import Progress, ReconcileReport
 from assistant.memory.write import MemoryWriter, WriteResult
 
 log = logging.getLogger("mnemo.memory")

@@ -100,6 +100,6 @@ def tiny_service(now: datetime) -> Iterator[MemoryService]:
 
 def crash(profile: Profile) -> None:
     """Drop the profile without close(): only what is on disk remains (as after SIGKILL)."""
-    profile.service.release_index()
+    profile.service.vectors.release()
     profile.db._conn.close()
     profile._lock.release()

@@ -15,9 +15,9 @@ import pytest
 
 from assistant.app import RUNNING_MARK, Profile
 from assistant.errors import KeyUnavailableError, StorageError, VaultError
-from assistant.memory.forget import INDEX_ASIDE, PENDING_KEY
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category
+from assistant.memory.vectors.scrub import INDEX_ASIDE, PENDING_KEY
 from tests.integration.privacy.helpers import TinyEmbedder, crash
 
 
@@ -140,7 +140,7 @@ def test_an_interrupted_index_scrub_resumes_without_embedding_again(
     profile.service.delete(ids[0])
     assert profile.pending_scrub
     # killed inside the scrub, just after it moved the old index aside
-    profile.service.release_index()
+    profile.service.vectors.release()
     (profile.dir / "index").rename(profile.dir / INDEX_ASIDE)
     crash(profile)
     embedder.embedded = 0
