@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from assistant.app import RUNNING_MARK, Profile
@@ -18,18 +17,7 @@ from assistant.errors import KeyUnavailableError, StorageError, VaultError
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category
 from assistant.memory.vectors.scrub import INDEX_ASIDE, PENDING_KEY
-from tests.integration.privacy.helpers import TinyEmbedder, crash
-
-
-class CountingEmbedder(TinyEmbedder):
-    """TinyEmbedder that counts the texts it embeds (a repair should embed only what it must)."""
-
-    def __init__(self) -> None:
-        self.embedded = 0
-
-    def embed(self, texts: Any) -> np.ndarray:
-        self.embedded += len(texts)
-        return super().embed(texts)
+from tests.integration.privacy.helpers import CountingEmbedder, TinyEmbedder, crash
 
 
 def _open(data_dir: Path, settings: Any, clock: Any, embedder: Any, **kwargs: Any) -> Profile:

@@ -1,5 +1,6 @@
-"""The vector index served by a child process answers as the in-process one does, survives
-its child dying, and leaves no process behind; a profile opened the app's way uses it."""
+"""The one child-process mechanism (`Served`) and the vector index served by it: answers as
+the in-process index does, survives its child dying, and leaves no process behind; a profile
+opened the app's way uses it."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from assistant.errors import StorageError
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category, Source
 from assistant.memory.vectors import child as child_module
-from assistant.memory.vectors.child import ChildIndex
+from assistant.memory.vectors.child import ChildIndex, Served
 from assistant.memory.vectors.chroma import ChromaIndex
+from tests.integration.memory.vectors.helpers import Tally, crash_while_opening
 
 DIM = 8
 
@@ -201,3 +203,24 @@ def test_closing_a_stuck_child_stops_it(
     os.kill(stuck, signal.SIGSTOP)
     index.close()
     assert index.pid is None and not alive(stuck)
+
+
+def test_a_served_object_keeps_its_state_in_the_child_and_ends_with_close() -> None:
+    served = Served(Tally, 10)
+    try:
+        assert served.call("add", 5) == 15
+        assert served.call("add", 1) == 16  # the same object answers
+        pid = served.pid
+        assert pid is not None and served.call("pid") == pid != os.getpid()
+        with pytest.raises(KeyError, match="not a method to call"):
+            served.call("_secret")
+        assert served.call("add", 0) == 16  # still serving after a refused call
+    finally:
+        served.close()
+    assert served.pid is None and not alive(pid)
+
+
+def test_a_child_that_crashes_while_opening_is_reported_not_retried() -> None:
+    with pytest.raises(StorageError, match="ended while opening"):
+        Served(crash_while_opening)
+    assert [p.name for p in child_module.multiprocessing.active_children()] == []
