@@ -24,23 +24,18 @@ from assistant.memory import forget_intent
 from assistant.memory.api import ForgetMeReport, Memories
 from assistant.memory.db import Database
 from assistant.memory.embedder import Embedder, SentenceTransformerEmbedder
-from assistant.memory.forget import (
-    IndexScrubber,
-    ScrubListener,
-    erase_profile_dir,
-    finish_interrupted,
-    probe_index,
-    scrub_pending,
-    shred_tree,
-)
-from assistant.memory.index import ChromaIndex, IndexFactory
 from assistant.memory.keys import KeyManager
 from assistant.memory.recall import Recaller, RecallOptions
 from assistant.memory.recovery import mark_consistent, recover_after_crash
-from assistant.memory.service import MemoryService, RepairProgress
+from assistant.memory.service import MemoryService
+from assistant.memory.shred import erase_profile_dir, finish_interrupted
 from assistant.memory.store import MemoryStore
 from assistant.memory.timewords import past_range
 from assistant.memory.vault import Vault
+from assistant.memory.vectors.child import index_factory
+from assistant.memory.vectors.keeper import RepairProgress
+from assistant.memory.vectors.probe import drop_if_damaged
+from assistant.memory.vectors.scrub import IndexScrubber, ScrubListener
 from assistant.memory.write import MemoryWriter
 
 log = logging.getLogger("mnemo.app")
@@ -73,15 +68,6 @@ def recall_options(settings: Settings) -> RecallOptions:
     return RecallOptions(
         k=settings.recall_k, threshold=settings.recall_threshold, weights=settings.weights
     )
-
-
-def index_factory(*, in_child: bool) -> IndexFactory:
-    """How the profile's vector index is opened: here, or served by a child process."""
-    if in_child:
-        from assistant.memory.index_child import open_child_index
-
-        return open_child_index
-    return ChromaIndex
 
 
 class Profile:
@@ -209,11 +195,9 @@ class Profile:
 
     def _open_parts(self, embedder: Embedder | None, passphrase: str | None, crashed: bool) -> None:
         mark = self.dir / RUNNING_MARK
-        # A pending scrub replaces the index folder before this process opens it (its reading
-        # child survives a damaged file); otherwise a damaged HNSW file, which can crash the
-        # process rather than raise, is found by a child and the index rebuilt from SQLite.
-        if crashed and not scrub_pending(self.db) and not probe_index(self.dir / "index"):
-            shred_tree(self.dir / "index")
+        # A damaged HNSW file can crash the process rather than raise: found by a child first.
+        if crashed:
+            drop_if_damaged(self.db, self.dir / "index")
         self.store = MemoryStore(self.db, self.name)
         try:
             mark.touch()
@@ -255,7 +239,7 @@ class Profile:
         )
         self.writer = MemoryWriter(self.service, self.vault)
         self.recaller = Recaller(self.service, recall_options(self.settings), past_range=past_range)
-        self.scrubber = IndexScrubber(self.db, self.service)
+        self.scrubber = IndexScrubber(self.db, self.service.vectors)
         self.scrubber.listeners = self.on_scrub
         self.service.on_deleted.append(self.scrubber.schedule)
         self.scrubber.run()  # a scrub a crash interrupted: first, before the index is opened here

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.memory.index import ChromaIndex, VectorIndex
-from assistant.memory.index_child import ChildIndex
+from assistant.memory.vectors.child import ChildIndex
+from assistant.memory.vectors.chroma import ChromaIndex, VectorIndex
 
 DIM = 384
 PROFILE = "bench"

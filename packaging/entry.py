@@ -5,11 +5,12 @@ It is `assistant.cli.main` with three things only a frozen app needs:
 - `multiprocessing.freeze_support()`: the window keeps its vector index in a child process
   (a fork server on Linux, spawned children elsewhere); such children start as the frozen
   binary itself and must be diverted before the command line is parsed.
-- The binary stands in for the Python interpreter when the app starts it as one: the core
-  runs `sys.executable -m assistant.memory.forget …` and `sys.executable -c CODE …` (the
-  forget-me index rebuild, the index probe after a crash). In a frozen app `sys.executable`
-  is this binary, so `-m MODULE` and `-c CODE` as the first argument do what Python does.
-  The `mnemo` command has no `-m`/`-c` option, so nothing a user types is shadowed.
+- The binary stands in for the Python interpreter: `-m MODULE` and `-c CODE` as the first
+  argument do what Python does (the smoke test runs `mnemo -c …`, packaging/smoke_window.py).
+  The core's own children (the vector index's, all from one fork server:
+  assistant/memory/vectors/child.py) go through multiprocessing, whose fork server
+  PyInstaller's runtime hook diverts. The `mnemo` command has no `-m`/`-c` option, so
+  nothing a user types is shadowed.
 - The embedding models bundled at build time (`models/<org>--<name>` beside the binary) are
   put on `MNEMO_MODEL_PATH`, where the embedder looks before the Hugging Face cache: the
   app works offline from its first start.

@@ -58,7 +58,7 @@ from assistant.memory.maintain import (
     run_maintenance,
 )
 from assistant.memory.recall import Recaller, RecallOptions
-from assistant.memory.service import MemoryService, Progress, ReconcileReport
+from assistant.memory.service import MemoryService
 from assistant.memory.store import MemoryStore, NewMemory
 from assistant.memory.transfer import (
     ImportReport,
@@ -80,6 +80,7 @@ from assistant.memory.types import (
     Turn,
 )
 from assistant.memory.vault import Vault, VaultItem
+from assistant.memory.vectors.keeper import Progress, ReconcileReport
 from assistant.memory.write import MemoryWriter, WriteResult
 
 log = logging.getLogger("mnemo.memory")

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from assistant.errors import MnemoError, StorageError
 from assistant.memory.db import Database
-from assistant.memory.forget import erase_profile_dir, finish_interrupted
 from assistant.memory.keys import KeyManager
+from assistant.memory.shred import erase_profile_dir, finish_interrupted
 
 log = logging.getLogger("mnemo.forget")
 

@@ -23,9 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from assistant.memory.db import Database
-from assistant.memory.service import MemoryService, RepairProgress
+from assistant.memory.service import MemoryService
 from assistant.memory.types import Status
 from assistant.memory.vault import Vault
+from assistant.memory.vectors.keeper import RepairProgress
 
 log = logging.getLogger("mnemo.recovery")
 

@@ -91,7 +91,7 @@ def no_leaks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         thread.join(5.0)
         if thread.is_alive():
             problems.append(f"thread {thread.name!r} is still running")
-    for child in multiprocessing.active_children():  # the index's (assistant/memory/index_child.py)
+    for child in multiprocessing.active_children():  # the index's (assistant/memory/vectors/child.py)
         problems.append(f"child process {child.name!r} is still running")
     assert not problems, "; ".join(problems)
 

@@ -118,11 +118,18 @@ def test_remembers_recalls_and_forgets_with_no_network(binary: Path, home: Path)
 
 
 def test_the_binary_runs_the_apps_child_processes(binary: Path, home: Path) -> None:
-    """The core starts children as `sys.executable -m …` / `-c …`: here that is the binary."""
-    probe = run(binary, home, "-c", "import sys, chromadb; print('ok', sys.argv[1:])", "x")
-    assert probe.returncode == 0 and probe.stdout.strip() == "ok ['x']"
-    child = run(binary, home, "-m", "assistant.memory.forget", "nonsense", str(home), "m", "1")
-    assert child.returncode != 0 and "unknown command 'nonsense'" in child.stderr
+    """`-c CODE` runs as Python does, and the index's children (a fork server the binary
+    starts as itself, assistant/memory/vectors/child.py) answer."""
+    code = (
+        "import sys, pathlib\n"
+        "from assistant.memory.vectors.child import ChildIndex\n"
+        "index = ChildIndex(pathlib.Path(sys.argv[1]) / 'index', 'm', 2)\n"
+        "print('ok', index.pid is not None, index.count())\n"
+        "index.close()\n"
+    )
+    child = run(binary, home, "-c", code, str(home))
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "ok True 0"
 
 
 def test_every_embedding_family_kept_in_the_build_imports(binary: Path, home: Path) -> None:

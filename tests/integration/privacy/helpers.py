@@ -53,6 +53,17 @@ class TinyEmbedder:
         return self.embed([text])[0]
 
 
+class CountingEmbedder(TinyEmbedder):
+    """TinyEmbedder that counts the texts it embeds (a repair should embed only what it must)."""
+
+    def __init__(self) -> None:
+        self.embedded = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.embedded += len(texts)
+        return super().embed(texts)
+
+
 def encodings(canary: str) -> list[bytes]:
     return [canary.encode("utf-8"), canary.encode("utf-16-le"), canary.encode("utf-16-be")]
 
@@ -100,6 +111,6 @@ def tiny_service(now: datetime) -> Iterator[MemoryService]:
 
 def crash(profile: Profile) -> None:
     """Drop the profile without close(): only what is on disk remains (as after SIGKILL)."""
-    profile.service.release_index()
+    profile.service.vectors.release()
     profile.db._conn.close()
     profile._lock.release()

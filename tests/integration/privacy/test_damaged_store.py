@@ -10,26 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from assistant.app import RUNNING_MARK, Profile
 from assistant.errors import KeyUnavailableError, StorageError, VaultError
-from assistant.memory.forget import INDEX_ASIDE, PENDING_KEY
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category
-from tests.integration.privacy.helpers import TinyEmbedder, crash
-
-
-class CountingEmbedder(TinyEmbedder):
-    """TinyEmbedder that counts the texts it embeds (a repair should embed only what it must)."""
-
-    def __init__(self) -> None:
-        self.embedded = 0
-
-    def embed(self, texts: Any) -> np.ndarray:
-        self.embedded += len(texts)
-        return super().embed(texts)
+from assistant.memory.vectors.scrub import INDEX_ASIDE, PENDING_KEY
+from tests.integration.privacy.helpers import CountingEmbedder, TinyEmbedder, crash
 
 
 def _open(data_dir: Path, settings: Any, clock: Any, embedder: Any, **kwargs: Any) -> Profile:
@@ -140,7 +128,7 @@ def test_an_interrupted_index_scrub_resumes_without_embedding_again(
     profile.service.delete(ids[0])
     assert profile.pending_scrub
     # killed inside the scrub, just after it moved the old index aside
-    profile.service.release_index()
+    profile.service.vectors.release()
     (profile.dir / "index").rename(profile.dir / INDEX_ASIDE)
     crash(profile)
     embedder.embedded = 0

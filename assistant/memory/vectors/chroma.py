@@ -1,7 +1,7 @@
-"""The vector index: a Chroma `PersistentClient` collection per embedding model.
+"""The vector index in this process: a Chroma `PersistentClient` collection per embedding model.
 
 Chroma is derived data. It holds ids, vectors and the profile id — never memory text — and
-can be rebuilt from SQLite at any time (`MemoryIndex.rebuild` in memory/service.py).
+can be rebuilt from SQLite at any time (`IndexKeeper.rebuild`, vectors/keeper.py).
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def collection_name(model_name: str, dimension: int) -> str:
 
 class VectorIndex(Protocol):
     """What the memory core needs of a vector index: `ChromaIndex`, or the same served by a
-    child process (`assistant.memory.index_child.ChildIndex`, the desktop app's)."""
+    child process (`vectors.child.ChildIndex`, the desktop app's)."""
 
     path: Path
     model_name: str
@@ -240,7 +240,7 @@ class ChromaIndex:
 
     @contextmanager
     def persisting_every_write(self) -> Iterator[None]:
-        """Write the HNSW graph to disk after every write in the block (memory/forget.py).
+        """Write the HNSW graph to disk after every write in the block (vectors/scrub.py).
 
         Chroma saves the graph only every `sync_threshold` records; until then the vectors
         are in its log, and the next process to open the index rebuilds the graph in its own
@@ -285,81 +285,19 @@ class ChromaIndex:
             log.debug("chroma client has no close()")
 
 
-class HealingIndex:
-    """An index that replaces itself when its files turn out damaged.
+def check_folder(path: str) -> None:
+    """Open every collection of an index folder and query it: the probe after a crash, which
+    runs this in a child process (vectors/probe.py), as a damaged HNSW file can crash the
+    process that loads it instead of raising."""
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
 
-    Every call goes to `inner`; when one raises IndexDamagedError, the damaged index is
-    closed, `reopen` gives a fresh, empty one in its place, `refill` fills it from SQLite (the
-    truth), and the call is repeated once. Callers (the read path, the write path) never
-    see the damage, only the time the rebuild takes.
-    """
-
-    def __init__(
-        self, inner: VectorIndex, reopen: Callable[[], VectorIndex], refill: Callable[[], None]
-    ) -> None:
-        self.inner = inner
-        self._reopen = reopen
-        self._refill = refill
-        self._healing = False
-        # a fresh index has the same folder, model and collection: copied once
-        self.path, self.model_name = inner.path, inner.model_name
-        self.dimension, self.name = inner.dimension, inner.name
-
-    def _do(self, call: Callable[[VectorIndex], Any]) -> Any:
-        try:
-            return call(self.inner)
-        except IndexDamagedError:
-            if self._healing:
-                raise
-        self._healing = True
-        try:
-            try:
-                self.inner.close()
-            except (MnemoError, OSError):
-                log.info("closing the damaged index failed; it is replaced anyway")
-            self.inner = self._reopen()
-            self._refill()
-        finally:
-            self._healing = False
-        return call(self.inner)
-
-    def upsert(self, ids: Sequence[int], vectors: np.ndarray, profile_id: str) -> None:
-        self._do(lambda index: index.upsert(ids, vectors, profile_id))
-
-    def delete(self, ids: Iterable[int]) -> None:
-        keys = list(ids)
-        self._do(lambda index: index.delete(keys))
-
-    def query(self, vector: np.ndarray, n: int, profile_id: str) -> list[tuple[int, float]]:
-        result: list[tuple[int, float]] = self._do(lambda index: index.query(vector, n, profile_id))
-        return result
-
-    def ids(self, profile_id: str) -> set[int]:
-        result: set[int] = self._do(lambda index: index.ids(profile_id))
-        return result
-
-    def vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
-        result: dict[int, np.ndarray] = self._do(lambda index: index.vectors(ids))
-        return result
-
-    def count(self) -> int:
-        return int(self._do(lambda index: index.count()))
-
-    def persisting_every_write(self) -> AbstractContextManager[None]:
-        return self.inner.persisting_every_write()
-
-    def drop(self) -> None:
-        self._do(lambda index: index.drop())
-
-    def recreate(self) -> None:
-        self._do(lambda index: index.recreate())
-
-    def other_collections(self) -> list[str]:
-        result: list[str] = self._do(lambda index: index.other_collections())
-        return result
-
-    def drop_collection(self, name: str) -> None:
-        self._do(lambda index: index.drop_collection(name))
-
-    def close(self) -> None:
-        self.inner.close()
+    client: Any = chromadb.PersistentClient(path=path, settings=ChromaSettings(anonymized_telemetry=False))
+    try:
+        for col in client.list_collections():
+            count = col.count()
+            if count:
+                got = col.get(limit=1, include=["embeddings"])
+                col.query(query_embeddings=[got["embeddings"][0]], n_results=min(count, 3))
+    finally:
+        client.close()

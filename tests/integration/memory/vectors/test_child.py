@@ -1,5 +1,6 @@
-"""The vector index served by a child process answers as the in-process one does, survives
-its child dying, and leaves no process behind; a profile opened the app's way uses it."""
+"""The one child-process mechanism (`Served`) and the vector index served by it: answers as
+the in-process index does, survives its child dying, and leaves no process behind; a profile
+opened the app's way uses it."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import numpy as np
 import pytest
 
 from assistant.errors import StorageError
-from assistant.memory.index import ChromaIndex
-from assistant.memory.index_child import ChildIndex
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category, Source
+from assistant.memory.vectors import child as child_module
+from assistant.memory.vectors.child import ChildIndex, Served
+from assistant.memory.vectors.chroma import ChromaIndex
+from tests.integration.memory.vectors.helpers import Tally, crash_while_opening
 
 DIM = 8
 
@@ -86,12 +89,10 @@ def test_a_killed_child_is_started_again_and_the_call_repeated(child: ChildIndex
 def test_a_child_that_stops_answering_is_given_up_on(
     child: ChildIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import assistant.memory.index_child as index_child
-
     child.upsert([1], vectors(1), "p1")
     stuck = child.pid
     assert stuck is not None
-    monkeypatch.setattr(index_child, "CALL_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(child_module, "CALL_TIMEOUT_S", 0.5)
     os.kill(stuck, signal.SIGSTOP)
     with pytest.raises(StorageError, match="stopped answering"):
         child.count()
@@ -171,11 +172,9 @@ def test_a_profile_opened_the_apps_way_keeps_its_index_in_a_child(
 def test_without_a_child_process_the_index_runs_in_this_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import assistant.memory.index_child as index_child
-
     class NoProcesses:
         def Pipe(self) -> Any:  # noqa: N802 - multiprocessing's name
-            return index_child.multiprocessing.Pipe()
+            return child_module.multiprocessing.Pipe()
 
         def Process(self, **_kwargs: Any) -> Any:  # noqa: N802
             class Refused:
@@ -184,8 +183,8 @@ def test_without_a_child_process_the_index_runs_in_this_one(
 
             return Refused()
 
-    monkeypatch.setattr(index_child, "child_context", NoProcesses)
-    index = index_child.open_child_index(tmp_path / "index", "test-model", DIM)
+    monkeypatch.setattr(child_module, "child_context", NoProcesses)
+    index = child_module.open_child_index(tmp_path / "index", "test-model", DIM)
     try:
         assert isinstance(index, ChromaIndex)
         index.upsert([1], vectors(1), "p1")
@@ -197,12 +196,31 @@ def test_without_a_child_process_the_index_runs_in_this_one(
 def test_closing_a_stuck_child_stops_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import assistant.memory.index_child as index_child
-
     index = ChildIndex(tmp_path / "index", "test-model", DIM)
     stuck = index.pid
     assert stuck is not None
-    monkeypatch.setattr(index_child, "CLOSE_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(child_module, "CLOSE_TIMEOUT_S", 0.5)
     os.kill(stuck, signal.SIGSTOP)
     index.close()
     assert index.pid is None and not alive(stuck)
+
+
+def test_a_served_object_keeps_its_state_in_the_child_and_ends_with_close() -> None:
+    served = Served(Tally, 10)
+    try:
+        assert served.call("add", 5) == 15
+        assert served.call("add", 1) == 16  # the same object answers
+        pid = served.pid
+        assert pid is not None and served.call("pid") == pid != os.getpid()
+        with pytest.raises(KeyError, match="not a method to call"):
+            served.call("_secret")
+        assert served.call("add", 0) == 16  # still serving after a refused call
+    finally:
+        served.close()
+    assert served.pid is None and not alive(pid)
+
+
+def test_a_child_that_crashes_while_opening_is_reported_not_retried() -> None:
+    with pytest.raises(StorageError, match="ended while opening"):
+        Served(crash_while_opening)
+    assert [p.name for p in child_module.multiprocessing.active_children()] == []
