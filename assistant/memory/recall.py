@@ -78,6 +78,9 @@ class RecallOptions:
     identifiers: int = 10  # a question for "the number" looks at the newest this many identifiers
     profile_plans: int = 3  # the next few plans ...
     profile_plans_days: float = 60.0  # ... within this many days
+    # A memory in the review queue (another app's proposal, an import) waits for the user's
+    # yes before it goes in a prompt; a forget request looks at it all the same.
+    with_review: bool = False
 
 
 @dataclass
@@ -196,7 +199,7 @@ class Recaller:
                 f.routes.add("profile")
 
         memories = store.get_many(feats)
-        live = {i: m for i, m in memories.items() if _usable(m, now_ts)}
+        live = {i: m for i, m in memories.items() if _usable(m, now_ts, opts.with_review)}
         trace.candidates = len(live)
         if vector is not None:
             # Candidates found by words alone get their similarity too: without it they all
@@ -219,7 +222,7 @@ class Recaller:
             wants_preferences = asks_for_preferences(text)
             if slots:
                 for memory in store.active_by_slot_prefixes(sorted(slots)) + store.active_by_topics(cue_topics(slots)):
-                    if memory.id not in live and _usable(memory, now_ts):
+                    if memory.id not in live and _usable(memory, now_ts, opts.with_review):
                         live[memory.id] = memory
                         feat(memory.id)
             for memory_id, memory in live.items():
@@ -233,7 +236,7 @@ class Recaller:
 
         if "plans" in opts.routes and asks_about_plans(text):
             for memory in store.upcoming(now_ts, now_ts + 45 * 86400):
-                if not _usable(memory, now_ts):
+                if not _usable(memory, now_ts, opts.with_review):
                     continue
                 live.setdefault(memory.id, memory)
                 f = feat(memory.id)
@@ -423,10 +426,11 @@ class Recaller:
                 feats[memory_id].routes.add("keyword")
 
 
-def _usable(memory: Memory, now_ts: float) -> bool:
-    """Active, not expired, and not waiting in the review queue: what another app proposed or
-    an import brought is not put in a prompt before the user accepts it."""
-    return memory.status is Status.ACTIVE and not memory.review and (memory.expires_at is None or memory.expires_at > now_ts)
+def _usable(memory: Memory, now_ts: float, with_review: bool) -> bool:
+    """Active, not expired, and (unless `with_review`) not waiting in the review queue: what
+    another app proposed or an import brought is not put in a prompt before the user accepts it."""
+    live = memory.status is Status.ACTIVE and (memory.expires_at is None or memory.expires_at > now_ts)
+    return live and (with_review or not memory.review)
 
 
 def _covered(hits: list[Hit]) -> set[int]:

@@ -240,9 +240,10 @@ class MemoryWriter:
                     found[memory.id] = memory
         target = target.strip()
         if target:
-            from assistant.memory.recall import Recaller
+            from assistant.memory.recall import Recaller, RecallOptions
 
-            hits = Recaller(self.service).recall(target, self.service.clock.now(), k=limit, threshold=0.35)
+            recaller = Recaller(self.service, RecallOptions(with_review=True))  # forget what waits for review too
+            hits = recaller.recall(target, self.service.clock.now(), k=limit, threshold=0.35)
             for hit in hits:
                 if hit.keyword > 0 or hit.similarity >= 0.45 or slot and hit.memory.slot == slot:
                     found.setdefault(hit.memory.id, hit.memory)

@@ -194,5 +194,6 @@ def test_a_memory_waiting_for_review_is_not_put_in_a_prompt(profile: Profile, cl
     proposed = profile.memories.add_protected("I live in Reykjavik and work at a volcano museum", clock.now(), review=True)
     assert "Reykjavik" not in injected(profile, clock, "where do I live? Reykjavik?")
     assert "Reykjavik" not in injected(profile, clock, "what's on my plate at the volcano museum this week?")
+    assert proposed.id in {m.id for m in profile.memories.forget_matching("Reykjavik").matches}  # forgettable all the same
     profile.memories.accept([proposed.id])
     assert "Reykjavik" in injected(profile, clock, "where do I live? Reykjavik?")
