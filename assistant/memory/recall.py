@@ -107,6 +107,25 @@ class RecallTrace:
     vector_ms: float = 0.0
 
 
+@dataclass
+class _Query:
+    """One recall's request and what its routes found so far."""
+
+    text: str
+    now: datetime
+    feats: dict[int, _Features] = field(default_factory=dict)
+    trace: RecallTrace = field(default_factory=RecallTrace)
+    vector: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        self.now_ts = to_ts(self.now)
+        self.terms = list(dict.fromkeys(tokens(self.text, query=True)))
+        self.asked = people_asked(self.text)  # whose memories besides the user's it may use
+
+    def feat(self, memory_id: int) -> _Features:
+        return self.feats.setdefault(memory_id, _Features())
+
+
 class Recaller:
     """Runs the read path over one profile's MemoryService.
 
@@ -138,134 +157,152 @@ class Recaller:
         opts = self.options
         k = opts.k if k is None else k
         threshold = opts.threshold if threshold is None else threshold
-        text = " ".join(str(query).split())[:2000]
-        trace = RecallTrace()
-        if not text or k <= 0:
-            self.last_trace = trace
+        q = _Query(" ".join(str(query).split())[:2000], now)
+        if not q.text or k <= 0:
+            self.last_trace = q.trace
             return []
-        store = self.service.store
-        now_ts = to_ts(now)
-        feats: dict[int, _Features] = {}
-
-        def feat(memory_id: int) -> _Features:
-            return feats.setdefault(memory_id, _Features())
-
-        vector: np.ndarray | None = None
-        if "semantic" in opts.routes:
-            t0 = time.perf_counter()
-            vector = self.service.embedder.embed_one(text)
-            t1 = time.perf_counter()
-            for memory_id, sim in self.service.index.query(vector, opts.candidates, store.profile_id):
-                f = feat(memory_id)
-                f.raw_similarity = sim
-                f.routes.add("semantic")
-            trace.embed_ms = (t1 - t0) * 1000
-            trace.vector_ms = (time.perf_counter() - t1) * 1000
-
-        query_terms = list(dict.fromkeys(tokens(text, query=True)))
-        if "keyword" in opts.routes and (match := match_expression(query_terms)):
-            for memory_id, _score in store.keyword_search(match, opts.candidates):
-                feat(memory_id).routes.add("keyword")
-        if "identifier" in opts.routes:
-            for ident in identifiers(text):
-                for memory_id in store.containing(ident):
-                    f = feat(memory_id)
-                    f.identifier = 1.0
-                    f.routes.add("identifier")
-            if asks_for_identifier(text):  # "what was that order number?": every one the user gave
-                for memory in store.list(category=Category.IDENTIFIER, limit=opts.identifiers):
-                    f = feat(memory.id)
-                    f.cue = 1.0
-                    f.routes.add("identifier")
-        if "time" in opts.routes and self._past_range is not None:
-            span = self._past_range(text, now)
-            if span is not None:
-                for memory_id in store.in_time_range(to_ts(span[0]), to_ts(span[1])):
-                    f = feat(memory_id)
-                    f.time = 1.0
-                    f.routes.add("time")
-        if "pinned" in opts.routes:
-            for memory_id in store.pinned_ids():
-                feat(memory_id).routes.add("pinned")
-        asked = people_asked(text)
-        if "profile" in opts.routes:
-            personal = is_personal(text)
-            profile = self._profile(PROFILE_SLOTS if personal else ALWAYS_SLOTS, asked=asked)
-            if personal:  # what lies ahead is part of who the user is now
-                profile += [m.id for m in store.upcoming(now_ts, now_ts + opts.profile_plans_days * 86400, limit=opts.profile_plans)]
-            for memory_id in profile:
-                f = feat(memory_id)
-                f.profile = 1.0
-                f.routes.add("profile")
-
-        memories = store.get_many(feats)
-        live = {i: m for i, m in memories.items() if _usable(m, now_ts, opts.with_review)}
-        trace.candidates = len(live)
-        if vector is not None:
-            # Candidates found by words alone get their similarity too: without it they all
-            # rank as the least similar, whatever their real closeness (LoCoMo dev turn
-            # recall@10 0.715 → 0.752; docs/benchmarks.md). Their similarity gates them too.
-            self._measure_similarity([i for i in live if feats[i].raw_similarity is None], vector, feats)
-            self._calibrate(live, feats, script(text))
-        if live and query_terms and "keyword" in opts.routes:
-            self._keyword_coverage(query_terms, live, feats)
-        if "entity" in opts.routes:
-            folded = normalize(text)
-            for memory_id, memory in live.items():
-                if any(len(e) >= 2 and normalize(e) in folded for e in memory.entities):
-                    f = feats[memory_id]
-                    f.entity = 1.0
-                    f.routes.add("entity")
-
+        self._found_by_meaning(q)
+        self._found_by_words(q)
+        self._found_by_profile(q)
+        live = {i: m for i, m in self.service.store.get_many(q.feats).items() if _usable(m, q.now_ts, opts.with_review)}
+        q.trace.candidates = len(live)
+        self._measure(q, live)
         if "cue" in opts.routes:
-            slots = cue_slots(text)
-            wants_preferences = asks_for_preferences(text)
-            if slots:
-                for memory in store.active_by_slot_prefixes(sorted(slots)) + store.active_by_topics(cue_topics(slots)):
-                    if memory.id not in live and _usable(memory, now_ts, opts.with_review):
-                        live[memory.id] = memory
-                        feat(memory.id)
-            for memory_id, memory in live.items():
-                if not admits(memory.content, asked):
-                    continue  # "dinner ideas for me": not what the boss eats
-                if cue_matches(memory, slots) or (wants_preferences and memory.category.value == "preference"):
-                    feats[memory_id].cue = 1.0
-                    feats[memory_id].routes.add("cue")
-            if query_terms and slots:
-                self._keyword_coverage(query_terms, {i: m for i, m in live.items() if feats[i].keyword == 0}, feats)
-
-        if "plans" in opts.routes and asks_about_plans(text):
-            for memory in store.upcoming(now_ts, now_ts + 45 * 86400):
-                if not _usable(memory, now_ts, opts.with_review):
-                    continue
-                live.setdefault(memory.id, memory)
-                f = feat(memory.id)
-                f.time = f.cue = 1.0
-                f.routes.add("plans")
-        relevance, order = self._rank(live, feats, now_ts)
+            self._found_by_cues(q, live)
+        if "plans" in opts.routes and asks_about_plans(q.text):
+            for memory in self.service.store.upcoming(q.now_ts, q.now_ts + 45 * 86400):
+                if _usable(memory, q.now_ts, opts.with_review):
+                    live.setdefault(memory.id, memory)
+                    f = q.feat(memory.id)
+                    f.time = f.cue = 1.0
+                    f.routes.add("plans")
+        relevance, order = self._rank(live, q.feats, q.now_ts)
         if "context" in opts.routes and opts.neighbours:
             # Context is worth its cost only around the leading candidates.
             lead = sorted(order, key=lambda i: -order[i])[: opts.context_candidates]
             extra = self._add_neighbours(
-                lead, live, feats, query_terms, vector if "semantic" in opts.routes else None, now_ts, script(text)
+                lead, live, q.feats, q.terms, q.vector if "semantic" in opts.routes else None, q.now_ts, script(q.text)
             )
             # The neighbours spread too: the turn that answers is often the one next to the
             # turn that names the subject, and it must borrow that turn's score.
-            relevance, order = self._rank(live, feats, now_ts, context_ids=lead + extra)
+            relevance, order = self._rank(live, q.feats, q.now_ts, context_ids=lead + extra)
         hits = [
-            Hit(memory=live[i], score=round(order[i], 4), routes=sorted(feats[i].routes),
-                similarity=feats[i].similarity, keyword=feats[i].keyword)
+            Hit(memory=live[i], score=round(order[i], 4), routes=sorted(q.feats[i].routes),
+                similarity=q.feats[i].similarity, keyword=q.feats[i].keyword)
             for i in live if relevance[i] >= threshold
         ]
         hits.sort(key=lambda h: (-h.score, h.memory.id))
+        chosen = self._choose(hits, k)
+        self.service.store.note_access((h.memory.id for h in chosen), q.now_ts)
+        q.trace.elapsed_ms = (time.perf_counter() - started) * 1000
+        self.last_trace = q.trace
+        return chosen
+
+    def _found_by_meaning(self, q: _Query) -> None:
+        """The semantic route: the nearest vectors."""
+        if "semantic" not in self.options.routes:
+            return
+        t0 = time.perf_counter()
+        q.vector = self.service.embedder.embed_one(q.text)
+        t1 = time.perf_counter()
+        for memory_id, sim in self.service.index.query(q.vector, self.options.candidates, self.service.store.profile_id):
+            f = q.feat(memory_id)
+            f.raw_similarity = sim
+            f.routes.add("semantic")
+        q.trace.embed_ms = (t1 - t0) * 1000
+        q.trace.vector_ms = (time.perf_counter() - t1) * 1000
+
+    def _found_by_words(self, q: _Query) -> None:
+        """The keyword, identifier, time-word and pinned routes."""
+        opts, store = self.options, self.service.store
+        if "keyword" in opts.routes and (match := match_expression(q.terms)):
+            for memory_id, _score in store.keyword_search(match, opts.candidates):
+                q.feat(memory_id).routes.add("keyword")
+        if "identifier" in opts.routes:
+            for ident in identifiers(q.text):
+                for memory_id in store.containing(ident):
+                    f = q.feat(memory_id)
+                    f.identifier = 1.0
+                    f.routes.add("identifier")
+            if asks_for_identifier(q.text):  # "what was that order number?": every one the user gave
+                for memory in store.list(category=Category.IDENTIFIER, limit=opts.identifiers):
+                    f = q.feat(memory.id)
+                    f.cue = 1.0
+                    f.routes.add("identifier")
+        if "time" in opts.routes and self._past_range is not None:
+            span = self._past_range(q.text, q.now)
+            if span is not None:
+                for memory_id in store.in_time_range(to_ts(span[0]), to_ts(span[1])):
+                    f = q.feat(memory_id)
+                    f.time = 1.0
+                    f.routes.add("time")
+        if "pinned" in opts.routes:
+            for memory_id in store.pinned_ids():
+                q.feat(memory_id).routes.add("pinned")
+
+    def _found_by_profile(self, q: _Query) -> None:
+        """The profile route: who the user is, for a request about their own situation."""
+        opts = self.options
+        if "profile" not in opts.routes:
+            return
+        personal = is_personal(q.text)
+        profile = self._profile(PROFILE_SLOTS if personal else ALWAYS_SLOTS, asked=q.asked)
+        if personal:  # what lies ahead is part of who the user is now
+            upcoming = self.service.store.upcoming(q.now_ts, q.now_ts + opts.profile_plans_days * 86400, limit=opts.profile_plans)
+            profile += [m.id for m in upcoming]
+        for memory_id in profile:
+            f = q.feat(memory_id)
+            f.profile = 1.0
+            f.routes.add("profile")
+
+    def _measure(self, q: _Query, live: dict[int, Memory]) -> None:
+        """Every candidate's similarity, keyword coverage and entity match."""
+        opts = self.options
+        if q.vector is not None:
+            # Candidates found by words alone get their similarity too: without it they all
+            # rank as the least similar, whatever their real closeness (LoCoMo dev turn
+            # recall@10 0.715 → 0.752; docs/benchmarks.md). Their similarity gates them too.
+            self._measure_similarity([i for i in live if q.feats[i].raw_similarity is None], q.vector, q.feats)
+            self._calibrate(live, q.feats, script(q.text))
+        if live and q.terms and "keyword" in opts.routes:
+            self._keyword_coverage(q.terms, live, q.feats)
+        if "entity" in opts.routes:
+            folded = normalize(q.text)
+            for memory_id, memory in live.items():
+                if any(len(e) >= 2 and normalize(e) in folded for e in memory.entities):
+                    f = q.feats[memory_id]
+                    f.entity = 1.0
+                    f.routes.add("entity")
+
+    def _found_by_cues(self, q: _Query, live: dict[int, Memory]) -> None:
+        """The cue route: the slots and topics the request's words point at ("can I eat satay?")."""
+        store = self.service.store
+        slots = cue_slots(q.text)
+        wants_preferences = asks_for_preferences(q.text)
+        if slots:
+            for memory in store.active_by_slot_prefixes(sorted(slots)) + store.active_by_topics(cue_topics(slots)):
+                if memory.id not in live and _usable(memory, q.now_ts, self.options.with_review):
+                    live[memory.id] = memory
+                    q.feat(memory.id)
+        for memory_id, memory in live.items():
+            if not admits(memory.content, q.asked):
+                continue  # "dinner ideas for me": not what the boss eats
+            if cue_matches(memory, slots) or (wants_preferences and memory.category.value == "preference"):
+                q.feats[memory_id].cue = 1.0
+                q.feats[memory_id].routes.add("cue")
+        if q.terms and slots:
+            self._keyword_coverage(q.terms, {i: m for i, m in live.items() if q.feats[i].keyword == 0}, q.feats)
+
+    def _choose(self, hits: list[Hit], k: int) -> list[Hit]:
+        """The best `k` of the relevant hits: one per slot, no repeats, none far below the best
+        (but for a few of who the user is: the request is about them)."""
+        opts = self.options
         covered = _covered(hits[: 3 * k])
         chosen: list[Hit] = []
         seen_slots: set[str] = set()
         seen_text: set[str] = set()
         weak_profile = 0
         for hit in hits:
-            # Far below the best hit a memory is noise, unless it is part of who the user is
-            # (a few of those still come: the request is about the user).
             weak = bool(chosen) and hit.score < chosen[0].score * opts.relative_cut
             if weak and ("profile" not in hit.routes or weak_profile >= opts.profile_k):
                 continue
@@ -280,9 +317,6 @@ class Recaller:
             chosen.append(hit)
             if len(chosen) >= k:
                 break
-        store.note_access((h.memory.id for h in chosen), now_ts)
-        trace.elapsed_ms = (time.perf_counter() - started) * 1000
-        self.last_trace = trace
         return chosen
 
     def _relevance(self, f: _Features) -> float:

@@ -111,88 +111,137 @@ class UpdateDecision:
             keep: ids never replaced (the memories the same message just stored).
         """
         store = self.service.store
-        replaced: list[Memory] = []
         topic = BY_SLOT.get(candidate.topic or "") or topic_of_slot(candidate.slot)
+        found = self._twin_or_replaced(candidate, at, vector, keep)
+        if isinstance(found, Change):
+            return found
+        replaced = found
+        said = candidate.evidence or candidate.content
+
+        def taken() -> set[int]:
+            return {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
+
+        if topic is not None and topic.single:
+            replaced += self._stale_in_topic(topic, candidate, taken())
+        if topic is not None and not topic.single and ENDED.search(said):
+            replaced += self._ended_in_topic(topic, said, taken())
+        if ENDED.search(said) and not TENTATIVE.search(said):
+            replaced += self._plans_called_off(said, at, taken())
+        if SINGLE.search(said):
+            # "been single since feb": whoever was the partner is no longer
+            replaced += [
+                m for m in store.active_by_topics(["user.family"]) + store.active_by_slot_prefix("user.family")
+                if m.id not in taken() and m.created_at < at and names_a_partner(m.content)
+            ]
+            replaced = list({m.id: m for m in replaced}.values())
+        if candidate.event_at is not None and RESCHEDULED.search(said):
+            message = turn.content if turn is not None and isinstance(turn.content, str) else said
+            replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
+        replaced += self._going_with(replaced, at, set(keep))
+
+        memory = self.service.add(
+            self._new_memory(candidate, at, turn, topic, derived_from), replacing=[m.id for m in replaced], now=at, vector=vector
+        )
+        if replaced:
+            return Change(Action.UPDATE, memory.id, memory.content, memory.category, replaced_id=replaced[0].id, reason="replaces an older memory")
+        return Change(Action.ADD, memory.id, memory.content, memory.category)
+
+    def _twin_or_replaced(
+        self, candidate: Candidate, at: float, vector: np.ndarray | None, keep: Collection[int]
+    ) -> Change | list[Memory]:
+        """The memory the candidate repeats (bumped; a NOOP change), else what it replaces in
+        its own slot (or, told "actually …", the nearest memory of its category)."""
+        store = self.service.store
         if candidate.slot:
+            replaced = []
             for memory in store.active_by_slot(candidate.slot):
                 if _same_value(memory, candidate):
                     store.bump(memory.id, at, importance=candidate.importance)
                     return Change(Action.NOOP, memory.id, memory.content, memory.category, reason="already known")
                 if memory.id not in keep:
                     replaced.append(memory)
-        else:
-            similar = self.similar(candidate.content, vector, limit=3)
-            for memory, sim in similar:
-                if sim >= DUPLICATE_SIMILARITY or normalize(memory.content) == normalize(candidate.content):
-                    store.bump(memory.id, at, importance=candidate.importance)
-                    return Change(Action.NOOP, memory.id, memory.content, memory.category, reason="near-duplicate")
-            if candidate.override:
-                replaced = [m for m, sim in similar if sim >= OVERRIDE_SIMILARITY and m.category is candidate.category and m.id not in keep][:1]
-        if topic is not None and topic.single:
-            taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
-            # Where the user lives is part of any memory that places them ("我在南宁一家设计院实习"):
-            # a move makes those stale too. Other topics count a memory's main topic only.
-            main_only = topic.slot != "user.city"
-            for memory in store.active_by_topics([topic.slot], main_only=main_only) + self._slotted(topic):
-                if memory.id not in taken and replaces(topic, candidate.evidence or candidate.content, memory, candidate.value):
-                    replaced.append(memory)
-                    taken.add(memory.id)
-        if topic is not None and not topic.single and ENDED.search(candidate.evidence or candidate.content):
-            # "我和阿杰分手了", "Tamsin and I broke up", "half marathon is off": what named the
-            # same person or thing in that part of life ends.
-            said = candidate.evidence or candidate.content
-            names = _names(said)
-            terms = {t for t in value_terms(ENDED.sub(" ", said), topic) if len(t) >= 3}
-            taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
-            for memory in store.active_by_topics([topic.slot]) + self._slotted(topic):
-                if memory.id in taken:
-                    continue
-                if any(name in normalize(memory.content) for name in names) or terms & set(tokens(memory.content)):
-                    replaced.append(memory)
-                    taken.add(memory.id)
-        said = candidate.evidence or candidate.content
-        taken = {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
-        if ENDED.search(said) and not TENTATIVE.search(said):
-            # "黄山不去了", "tough mudder's off sadly": the plan that named the same thing is off
-            terms = {t for t in value_terms(ENDED.sub(" ", said)) if len(t) >= 3 or not t.isascii()}
-            for memory in store.upcoming(at - 86400, at + 400 * 86400, limit=30):
-                if memory.id not in taken and memory.created_at < at and terms & set(tokens(memory.content)):
-                    replaced.append(memory)
-                    taken.add(memory.id)
-        if SINGLE.search(said):
-            # "been single since feb": whoever was the partner is no longer
-            for memory in store.active_by_topics(["user.family"]) + store.active_by_slot_prefix("user.family"):
-                if memory.id not in taken and memory.created_at < at and names_a_partner(memory.content):
-                    replaced.append(memory)
-                    taken.add(memory.id)
-        if candidate.event_at is not None and RESCHEDULED.search(said):
-            # "they bumped me to the 19th": the plan the message is about moves, the old day goes
-            message = turn.content if turn is not None and isinstance(turn.content, str) else said
-            terms = {t for t in value_terms(message) if len(t) >= 3 or not t.isascii()}
-            new_day = to_ts(candidate.event_at)
-            for memory in store.upcoming(at - 86400, at + 400 * 86400, limit=30):
-                if memory.id not in taken and memory.created_at < at and memory.event_at != new_day and terms & set(tokens(memory.content)):
-                    replaced.append(memory)
-                    taken.add(memory.id)
-        # What the same message said about the same part of life goes with it: "I'm doing 16:8
-        # fasting, only eating 12 to 8" ends with "不搞 fasting 了".
+            return replaced
+        similar = self.similar(candidate.content, vector, limit=3)
+        for memory, sim in similar:
+            if sim >= DUPLICATE_SIMILARITY or normalize(memory.content) == normalize(candidate.content):
+                store.bump(memory.id, at, importance=candidate.importance)
+                return Change(Action.NOOP, memory.id, memory.content, memory.category, reason="near-duplicate")
+        if candidate.override:
+            return [m for m, sim in similar if sim >= OVERRIDE_SIMILARITY and m.category is candidate.category and m.id not in keep][:1]
+        return []
+
+    def _stale_in_topic(self, topic: Topic, candidate: Candidate, taken: set[int]) -> list[Memory]:
+        """What a new statement of a one-value topic makes stale."""
+        # Where the user lives is part of any memory that places them ("我在南宁一家设计院实习"):
+        # a move makes those stale too. Other topics count a memory's main topic only.
+        main_only = topic.slot != "user.city"
+        out: list[Memory] = []
+        for memory in self.service.store.active_by_topics([topic.slot], main_only=main_only) + self._slotted(topic):
+            if memory.id not in taken and replaces(topic, candidate.evidence or candidate.content, memory, candidate.value):
+                out.append(memory)
+                taken.add(memory.id)
+        return out
+
+    def _ended_in_topic(self, topic: Topic, said: str, taken: set[int]) -> list[Memory]:
+        """"我和阿杰分手了", "Tamsin and I broke up", "half marathon is off": what named the same
+        person or thing in that part of life ends."""
+        names = _names(said)
+        terms = {t for t in value_terms(ENDED.sub(" ", said), topic) if len(t) >= 3}
+        out: list[Memory] = []
+        for memory in self.service.store.active_by_topics([topic.slot]) + self._slotted(topic):
+            if memory.id in taken:
+                continue
+            if any(name in normalize(memory.content) for name in names) or terms & set(tokens(memory.content)):
+                out.append(memory)
+                taken.add(memory.id)
+        return out
+
+    def _plans_called_off(self, said: str, at: float, taken: set[int]) -> list[Memory]:
+        """"黄山不去了", "tough mudder's off sadly": the plan that named the same thing is off."""
+        terms = {t for t in value_terms(ENDED.sub(" ", said)) if len(t) >= 3 or not t.isascii()}
+        return self._upcoming_naming(terms, at, taken)
+
+    def _rescheduled(self, message: str, new_day: float, at: float, taken: set[int]) -> list[Memory]:
+        """"they bumped me to the 19th": the plan the message is about moves, the old day goes."""
+        terms = {t for t in value_terms(message) if len(t) >= 3 or not t.isascii()}
+        return self._upcoming_naming(terms, at, taken, other_day=new_day)
+
+    def _upcoming_naming(self, terms: set[str], at: float, taken: set[int], other_day: float | None = None) -> list[Memory]:
+        out: list[Memory] = []
+        for memory in self.service.store.upcoming(at - 86400, at + 400 * 86400, limit=30):
+            if memory.id in taken or memory.created_at >= at or (other_day is not None and memory.event_at == other_day):
+                continue
+            if terms & set(tokens(memory.content)):
+                out.append(memory)
+                taken.add(memory.id)
+        return out
+
+    def _going_with(self, replaced: list[Memory], at: float, keep: set[int]) -> list[Memory]:
+        """What goes with the replaced memories: the same message's words about the same part
+        of life ("I'm doing 16:8 fasting, only eating 12 to 8" ends with "不搞 fasting 了"), and a
+        fact with the episode it was distilled from, either way (a stale episode brings the old
+        fact back, and a fact outlives nothing its episode said)."""
+        store = self.service.store
+        out: list[Memory] = []
+        taken = {m.id for m in replaced} | keep
         if replaced:
-            taken = {m.id for m in replaced} | set(keep)
             topics = {m.topic for m in replaced if m.topic}
             days = {m.event_at for m in replaced if m.category is Category.GOAL}  # a plan's other parts
             for memory in store.siblings(replaced):
                 same_plan = memory.category is Category.GOAL and memory.event_at in days
                 if memory.id not in taken and (memory.topic in topics or same_plan) and memory.created_at != at:
-                    replaced.append(memory)
+                    out.append(memory)
                     taken.add(memory.id)
-        # A fact and the episode it was distilled from go together, either way (a stale episode
-        # brings the old fact back, and a fact outlives nothing its episode said).
-        episodes = {m.derived_from for m in replaced if m.derived_from} - {m.id for m in replaced} - set(keep)
-        replaced += [m for m in store.get_many(episodes).values() if m.status is Status.ACTIVE]
-        taken = {m.id for m in replaced} | set(keep)
-        replaced += [m for m in store.linked([m.id for m in replaced]) if m.id not in taken]
+        everything = replaced + out
+        episodes = {m.derived_from for m in everything if m.derived_from} - taken
+        out += [m for m in store.get_many(episodes).values() if m.status is Status.ACTIVE]
+        taken |= {m.id for m in out}
+        out += [m for m in store.linked([m.id for m in replaced + out]) if m.id not in taken]
+        return out
 
-        new = NewMemory(
+    @staticmethod
+    def _new_memory(candidate: Candidate, at: float, turn: Turn | None, topic: Topic | None, derived_from: int | None) -> NewMemory:
+        return NewMemory(
             content=candidate.content,
             category=candidate.category,
             kind=candidate.kind,
@@ -211,10 +260,6 @@ class UpdateDecision:
             topics=candidate.topics,
             derived_from=derived_from,
         )
-        memory = self.service.add(new, replacing=[m.id for m in replaced], now=at, vector=vector)
-        if replaced:
-            return Change(Action.UPDATE, memory.id, memory.content, memory.category, replaced_id=replaced[0].id, reason="replaces an older memory")
-        return Change(Action.ADD, memory.id, memory.content, memory.category)
 
     def _slotted(self, topic: Topic) -> list[Memory]:
         """The active slotted facts of a topic that carry no topic tag (stored before topics)."""
