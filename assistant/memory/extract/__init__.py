@@ -6,6 +6,7 @@ Cheap and local: no model, no database. The LLM extractor (when available) adds 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import datetime
 
 from assistant.memory.extract import rules_en, rules_zh
@@ -27,9 +28,26 @@ _POLITE = re.compile(
 )
 
 
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _mixed_zh(s: Sentence, now: datetime) -> Iterator[Candidate]:
+    """An English-majority sentence with Chinese in it ("我叫 Kevin Zhou，做 product manager 的"):
+    the Chinese rules read it too (duplicates are dropped by `_dedupe`)."""
+    if _CJK.search(s.text) is None:
+        return
+    zh = Sentence(s.text, s.start, "zh")
+    for rule in rules_zh.RULES:
+        yield from rule(zh, now)
+
+
+_EN_RULES = (*rules_en.RULES, _mixed_zh)
+
+
 def _rules(s: Sentence) -> tuple[tuple[rules_en.Rule, ...], tuple[rules_en.Rule, ...]]:
-    mod = rules_zh if s.lang == "zh" else rules_en
-    return mod.EXPLICIT, mod.RULES
+    if s.lang == "zh":
+        return rules_zh.EXPLICIT, rules_zh.RULES
+    return rules_en.EXPLICIT, _EN_RULES
 
 
 def _dedupe(found: list[Candidate]) -> list[Candidate]:

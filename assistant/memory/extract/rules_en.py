@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import datetime
 
-from assistant.memory.extract import rules_zh
 from assistant.memory.extract.common import (
     EN_NAME,
     EN_PLACE,
@@ -27,11 +26,12 @@ _NOT_NAMES = frozenset(
     "Is Likes Loves Has Had Will Would Can Could Should Who What When Where Why How Here There".split()
 )
 _ORG = r"[A-Z][\w&.\-]{0,30}(?:\s+[A-Z][\w&.\-]{0,30}){0,3}|[a-z]+[A-Z]\w{0,30}|[\u4e00-\u9fff]{2,10}"
-_THING = r"(.{1,48}?)(?=\s+(?:but|and then|(?i:and\s+(?:i|i'm|i've|my|we|we're))\b|because|since|so|when|though|a lot|very much|too|anymore|any more|these days|now)\b|\s*[,;:!]|$)"
-
-
 _FILLER = r"(?:tbh|ngl|lol|haha+|btw|honestly|etc|tho|lately|to be honest|for real|fwiw|imo)"
-_THING = _THING.replace("|now)\\b", "|now|" + _FILLER + ")\\b")
+# A liked or owned thing ends where the sentence goes on ("…, but", "… and I", "… lol").
+_THING = (
+    r"(.{1,48}?)(?=\s+(?:but|and then|(?i:and\s+(?:i|i'm|i've|my|we|we're))\b|because|since|so|when|though|a lot|very much|too|"
+    rf"anymore|any more|these days|now|{_FILLER})\b|\s*[,;:!]|$)"
+)
 _PRONOUNS = {"my": "their", "our": "their", "i": "they", "i'm": "they're", "im": "they're", "me": "them",
              "we": "they", "we're": "they're", "myself": "themselves", "mine": "theirs", "us": "them",
              "i've": "they've", "i'll": "they'll", "i'd": "they'd", "we've": "they've"}
@@ -649,20 +649,8 @@ def _forget(s: Sentence, now: datetime) -> Iterator[Candidate]:
                explicit=True, confidence=0.9)
 
 
-def _mixed_zh(s: Sentence, now: datetime) -> Iterator[Candidate]:
-    """An English-majority sentence with Chinese in it ("我叫 Kevin Zhou，做 product manager 的"):
-    the Chinese rules read it too (duplicates are dropped by the caller)."""
-    if _CJK_RX.search(s.text) is None:
-        return
-    zh = Sentence(s.text, s.start, "zh")
-    for rule in rules_zh.RULES:
-        yield from rule(zh, now)
-
-
-_CJK_RX = re.compile(r"[\u4e00-\u9fff]")
-
 RULES: tuple[Rule, ...] = (
     _name, _city, _job, _family, _pet, _likes, _diet, _reply_style, _decision, _identifier,
-    _tool, _health, _hobby, _habit, _finished, _dates, _age, _mixed_zh,
+    _tool, _health, _hobby, _habit, _finished, _dates, _age,
 )
 EXPLICIT: tuple[Rule, ...] = (_forget, _remember)
