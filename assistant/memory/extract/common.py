@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -306,3 +306,25 @@ def forget_slot(target: str) -> str | None:
         if rx.search(target):
             return slot
     return None
+
+
+# A reply-style rule: (pattern, aspect, value, memory text); `reply_styles` reads a table of them.
+StyleRule = tuple[str, str, str, str]
+
+
+def reply_styles(
+    s: Sentence, table: Sequence[StyleRule], *, flags: str = "",
+    tone: Callable[[re.Match[str]], tuple[str, str]] | None = None,
+) -> Iterator[Candidate]:
+    """One preference per aspect of the reply (length, emoji, format, tone) the sentence asks
+    for, the first rule of the table that matches it; `tone` words the tone rule's match."""
+    done: set[str] = set()
+    for rx, aspect, value, content in table:
+        m = re.search(flags + rx, s.text) if aspect not in done else None
+        if m is None:
+            continue
+        done.add(aspect)
+        if aspect == "tone" and tone is not None:
+            value, content = tone(m)
+        yield make(s, content, Category.PREFERENCE, slot=f"user.reply_style.{aspect}", value=value, importance=4)
+

@@ -11,10 +11,12 @@ from assistant.memory.extract.common import (
     EN_PLACE,
     FAMILY_EN,
     Sentence,
+    StyleRule,
     clean,
     forget_slot,
     looks_like_injection,
     make,
+    reply_styles,
     slot_key,
 )
 from assistant.memory.types import Candidate, Category
@@ -554,7 +556,7 @@ def _diet(s: Sentence, now: datetime) -> Iterator[Candidate]:
                    importance=5)
 
 
-_STYLE: tuple[tuple[str, str, str, str], ...] = (
+_STYLE: tuple[StyleRule, ...] = (
     (r"\b(?:keep|make)\s+(?:your\s+|the\s+|it\s+|them\s+)?(?:answers?|replies|reply|responses?|it|them)?\s*(?:short|brief|concise|shorter|to the point)|\bbe\s+(?:more\s+)?(?:brief|concise)\b|\b(?:shorter|short|brief|concise)\s+(?:answers|replies|responses)\b", "length", "short", "User prefers short answers."),
     (r"\b(?:more\s+)?detailed\s+(?:answers|explanations|replies|responses)\b|\bgo into (?:more )?detail\b|\b(?:longer|in-depth)\s+(?:answers|replies)\b", "length", "detailed", "User prefers detailed answers."),
     (r"\b(?:don't|do not|never|stop|no more|please don't|without)\s+(?:use\s+|using\s+|put(?:ting)?\s+|send(?:ing)?\s+|add(?:ing)?\s+)?(?:any\s+)?emojis?\b|\bno\s+emojis?\b", "emoji", "no", "User doesn't want emojis in replies."),
@@ -572,17 +574,14 @@ def _reply_style(s: Sentence, now: datetime) -> Iterator[Candidate]:
         lang = m.group(1).capitalize()
         yield make(s, f"User wants replies in {lang}.", Category.PREFERENCE,
                    slot="user.reply_style.language", value=lang, entities=[lang], importance=4)
-    done: set[str] = set()
-    for rx, aspect, value, content in _STYLE:
-        m = re.search("(?i)" + rx, t)
-        if m and aspect not in done:
-            done.add(aspect)
-            if aspect == "tone":
-                value = re.sub(r"(?:al)?ly$", "", m.group(1).lower()) if m.group(1).lower() != "friendly" else "friendly"
-                value = {"form": "formal", "casu": "casual", "polite": "polite", "direct": "direct", "blunt": "blunt"}.get(value, value)
-                content = f"User prefers a {value} tone."
-            yield make(s, content, Category.PREFERENCE, slot=f"user.reply_style.{aspect}",
-                       value=value, importance=4)
+    yield from reply_styles(s, _STYLE, flags="(?i)", tone=_tone)
+
+
+def _tone(m: re.Match[str]) -> tuple[str, str]:
+    word = m.group(1).lower()
+    value = re.sub(r"(?:al)?ly$", "", word) if word != "friendly" else "friendly"
+    value = {"form": "formal", "casu": "casual", "polite": "polite", "direct": "direct", "blunt": "blunt"}.get(value, value)
+    return value, f"User prefers a {value} tone."
 
 
 def _entities(text: str) -> list[str]:

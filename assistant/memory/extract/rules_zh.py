@@ -9,10 +9,12 @@ from datetime import datetime
 from assistant.memory.extract.common import (
     FAMILY_ZH,
     Sentence,
+    StyleRule,
     clean,
     forget_slot,
     looks_like_injection,
     make,
+    reply_styles,
     slot_key,
     zh_city_in,
     zh_place,
@@ -234,7 +236,7 @@ def _diet(s: Sentence, now: datetime) -> Iterator[Candidate]:
 
 _LANGS = {"中文": "Chinese", "汉语": "Chinese", "普通话": "Chinese", "英文": "English", "英语": "English",
           "日语": "Japanese", "日文": "Japanese", "粤语": "Cantonese", "韩语": "Korean"}  # fmt: skip
-_STYLE: tuple[tuple[str, str, str, str], ...] = (
+_STYLE: tuple[StyleRule, ...] = (
     (r"(?:回答|回复|答案|说话|解释)(?:要|请|尽量|都|可以)?(?:简短|简洁|短一?点|短些|精简|简单一?点)|简短(?:一?点|些)|(?:别|不要)(?:太)?(?:啰嗦|长篇大论|写太长|说太多)|少说(?:点)?废话|言简意赅", "length", "short", "用户希望回答简短。"),
     (r"(?:回答|解释)(?:要|请|尽量)?(?:详细|具体)(?:一?点|些)?|(?:详细|具体)(?:一?点|些)(?:回答|解释)?$", "length", "detailed", "用户希望回答详细一些。"),
     (r"(?:别|不要|不用|不许|少|禁止)(?:再)?(?:用|发|加|带|放)?(?:表情|emoji|颜文字)", "emoji", "no", "用户不希望回复里用表情。"),
@@ -253,12 +255,7 @@ def _reply_style(s: Sentence, now: datetime) -> Iterator[Candidate]:
         word = m.group(1) or m.group(2)
         yield make(s, f"用户希望用{word}回复。", Category.PREFERENCE, slot="user.reply_style.language",
                    value=_LANGS[word], entities=[word], importance=4)
-    done: set[str] = set()
-    for rx, aspect, value, content in _STYLE:
-        if aspect not in done and re.search(rx, t):
-            done.add(aspect)
-            yield make(s, content, Category.PREFERENCE, slot=f"user.reply_style.{aspect}",
-                       value=value, importance=4)
+    yield from reply_styles(s, _STYLE)
 
 
 def _entities(text: str) -> list[str]:
