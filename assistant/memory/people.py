@@ -58,8 +58,9 @@ PEOPLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("室友", "舍友", "邻居", "房东"),
     ),
     "pet": (
-        ("dog", "cat", "puppy", "kitten", "pet", "rabbit", "hamster", "parrot"),
-        ("狗子", "猫咪", "狗", "猫", "宠物", "兔子", "仓鼠", "鹦鹉"),
+        ("dog", "cat", "puppy", "kitten", "pet", "rabbit", "hamster", "parrot", "corgi", "labrador", "retriever", "poodle",
+         "terrier", "husky", "beagle", "shiba", "dachshund", "pug", "collie", "spaniel", "greyhound", "tabby"),
+        ("狗子", "猫咪", "狗", "猫", "宠物", "兔子", "仓鼠", "鹦鹉", "柯基", "柴犬", "金毛", "泰迪", "哈士奇", "布偶", "英短", "橘猫"),
     ),
     "care": (
         ("teacher", "doctor", "nanny", "cleaner", "tutor"),
@@ -112,9 +113,14 @@ def _cjk(text: str) -> bool:
     return re.search(r"[\u4e00-\u9fff]", text) is not None
 
 
+# What someone gives the user is the user's: "朋友送了我一只柯基", "my brother got me a bike".
+_TO_THE_USER = re.compile(r"(?i)\b(?:gave|got|bought|sent|lent|left) me\b|(?:送|给|借|留)(?:了)?我(?!们)")
+
+
 def about_someone_else(clause: str) -> bool:
     """True when the clause's subject is another person (or a pet), not the user."""
-    return (_OTHER_ZH if _cjk(clause) else _OTHER_EN).match(clause.strip()) is not None
+    text = clause.strip()
+    return (_OTHER_ZH if _cjk(text) else _OTHER_EN).match(text) is not None and _TO_THE_USER.search(text) is None
 
 
 def people_in(text: str) -> frozenset[str]:

@@ -25,7 +25,10 @@ def test_a_clause_about_someone_else(clause: str) -> None:
 
 @pytest.mark.parametrize(
     "clause",
-    ["我在武汉", "楼下新开了一家咖啡馆", "医生说是慢性胃炎，要我三餐规律", "my doctor says I'm anaemic", "I teach year 4"],
+    [
+        "我在武汉", "楼下新开了一家咖啡馆", "医生说是慢性胃炎，要我三餐规律", "my doctor says I'm anaemic", "I teach year 4",
+        "朋友送了我一只柯基", "my brother got me a bike for my birthday",  # what the user was given is theirs
+    ],
 )
 def test_a_clause_about_the_user(clause: str) -> None:
     assert not about_someone_else(clause)
@@ -47,3 +50,9 @@ def test_a_memory_about_someone_answers_only_a_request_about_them() -> None:
     assert not admits(sister, people_asked("推荐点零食"))
     assert admits("我住在武汉", frozenset())  # the user's own, always
     assert admits("她不会英文 and 膝盖不好", people_asked("plan a day out for my mom"))  # whoever "she" is
+
+
+def test_a_breed_is_a_pet() -> None:
+    assert people_in("取名叫可乐的柯基") == {"pet"}
+    assert people_in("our greyhound Noodle") == {"pet"}
+
