@@ -26,11 +26,11 @@ PEOPLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "child": (
         ("son", "daughter", "kid", "child", "children", "baby", "toddler"),
-        ("儿子", "女儿", "闺女", "孩子", "娃", "宝宝"),
+        ("儿子", "女儿", "闺女", "孩子", "娃", "宝宝", "儿童", "小孩", "小朋友"),
     ),
     "parent": (
-        ("mom", "mum", "mother", "dad", "father", "parent"),
-        ("爸爸", "妈妈", "老爸", "老妈", "父母", "父亲", "母亲", "爸", "妈"),
+        ("mom", "mum", "mother", "dad", "father", "parent", "folks", "elderly"),
+        ("爸爸", "妈妈", "老爸", "老妈", "父母", "父亲", "母亲", "爸", "妈", "老人", "长辈"),
     ),
     "sibling": (
         ("sister", "brother", "sis", "bro"),
@@ -99,8 +99,9 @@ _OTHER_ZH = re.compile(
 
 # Words that ask about others without saying which: any of them may matter.
 _ANYONE = re.compile(
-    r"(?i)\b(?:we|us|our|ours|together|family|guests?|everyone|him|her|his|she|he|they|them|their|date night|anniversary)\b"
-    r"|我们|咱们|一起|家人|家里人|全家|一家|客人|大家|(?<![其吉])他|她|(?<!其)它|约会"
+    r"(?i)\b(?:we|us|our|ours|together|family|guests?|everyone|him|her|his|she|he|they|them|their|date night|anniversary|"
+    r"party|potluck|get-together|hosting)\b"
+    r"|我们|咱们|一起|家人|家里人|全家|一家|客人|大家|聚餐|聚会|请客|家宴|(?<![其吉])他|她|(?<!其)它|约会"
 )
 
 ANYONE = frozenset(PEOPLE)

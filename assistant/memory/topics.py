@@ -62,8 +62,8 @@ def _rx(en: str, zh: str) -> re.Pattern[str]:
 TOPICS: tuple[Topic, ...] = (
     Topic("user.city", True, _rx(
         r"live|lives|living|lived|reside|based in|moved|move to|moving to|relocated|relocating|settled in|our place|my place|new place|"
-        r"(?:my|our) (?:\w+ ){0,3}(?:apartment|flat|house|condo|studio|place)|new apartment|new flat|the keys|new house|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from|stuck in|back home in",
-        r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|房租|老家|家乡|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
+        r"commute|commuting|(?:my|our) (?:\w+ ){0,3}(?:apartment|flat|house|condo|studio|place)|new apartment|new flat|the keys|new house|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from|stuck in|back home in",
+        r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|房租|老家|家乡|通勤|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
         rf"^(?:我|我们|我家)?(?:现在|目前|一直|也|还|已经)?(?:人)?在(?:{'|'.join(ZH_CITIES)})(?:市|这边|那边)?(?:了|啦|呢|啊|呀|哦)*$")),
     Topic("user.job", True, _rx(
@@ -124,8 +124,10 @@ TOPICS: tuple[Topic, ...] = (
         names=re.compile(r"\b(?:Chase|Barclays|HSBC|Citi(?:bank)?|Wells Fargo|Bank of America|Santander|Lloyds|Natwest|Deutsche Bank|ING|Revolut|Monzo|Visa|Mastercard|Amex)\b")),
     Topic("user.likes", False, _rx(
         r"love|loves|like|likes|enjoy|enjoys|into|fan of|favou?rite|hobby|hobbies|play|plays|playing|learning|collect|collecting|"
-        r"hate|hates|can't stand|prefer|prefers|obsessed|listen to|watch|read|reading|hiking|climbing|baking|cooking|painting|guitar|piano|photography|gaming|sweet tooth|snacks?",
-        r"喜欢|爱吃|爱喝|爱看|爱玩|爱烤|爱做|最爱|超爱|甜食|甜品|零食|讨厌|受不了|偏好|更喜欢|爱好|迷上|在学|学了|练|弹|收藏|追剧|看书|爬山|徒步|摄影|画画|烘焙|做饭|打游戏|钢琴|吉他")),
+        r"hate|hates|can't stand|prefer|prefers|obsessed|listen to|watch|read|reading|hiking|climbing|baking|cooking|painting|guitar|piano|"
+        r"cello|violin|viola|drums|ukulele|saxophone|sax|flute|clarinet|trumpet|photography|gaming|sweet tooth|snacks?",
+        r"喜欢|爱吃|爱喝|爱看|爱玩|爱烤|爱做|最爱|超爱|甜食|甜品|零食|讨厌|受不了|偏好|更喜欢|爱好|迷上|在学|学了|练|弹|收藏|追剧|看书|爬山|徒步|摄影|画画|烘焙|做饭|打游戏|钢琴|吉他|"
+        r"小提琴|大提琴|尤克里里|萨克斯|长笛|古筝|二胡|架子鼓")),
     Topic("user.reply_style", False, _rx(
         r"answer|answers|reply|replies|respond|response|responses|bullet points|emoji|emojis|in english|in chinese|in spanish|be brief|short answers|keep it short|metric|imperial|celsius|fahrenheit",
         r"回答|回复|回我|简短|简洁|啰嗦|表情|用中文|用英文|说中文|说英文|分点|公制|摄氏")),

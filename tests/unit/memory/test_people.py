@@ -56,3 +56,9 @@ def test_a_breed_is_a_pet() -> None:
     assert people_in("取名叫可乐的柯基") == {"pet"}
     assert people_in("our greyhound Noodle") == {"pet"}
 
+
+
+def test_words_for_a_group_said_another_way() -> None:
+    assert people_asked("儿童节快到了，送什么礼物好") == {"child"}
+    assert people_asked("周末带老人出去转转") == {"parent"}
+    assert people_asked("周末家里聚餐，帮我想几个菜") == ANYONE  # a meal with others: any of them may matter
