@@ -9,6 +9,7 @@ removal can open it without loading the model), replaces damaged files by a rebu
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +90,9 @@ class IndexKeeper:
         self.progress = progress
         self._warn = warn or (lambda text: log.warning("%s", text))
         self._index: VectorIndex | None = None
+        # Opening is one thread's at a time: a second opener would close the index the first
+        # is still using (a read on a worker while a chat turn writes: KeyError inside Chroma).
+        self._opening = threading.RLock()
 
     @property
     def profile_id(self) -> str:
@@ -97,8 +101,14 @@ class IndexKeeper:
     @property
     def index(self) -> VectorIndex:
         """The index of the embedder's model (loads the model when not loaded yet)."""
+        current = self._index
         name, dim = self.embedder.model_name, self.embedder.dimension
-        if self._index is None or (self._index.model_name, self._index.dimension) != (name, dim):
+        if current is not None and (current.model_name, current.dimension) == (name, dim):
+            return current
+        with self._opening:
+            current = self._index  # another thread may have opened it meanwhile
+            if current is not None and (current.model_name, current.dimension) == (name, dim):
+                return current
             index = self._open()
             if index.count() != self.store.count():
                 # A model seen for the first time (the real one arrived after a fallback, or
@@ -106,7 +116,6 @@ class IndexKeeper:
                 log.info("index for this model is behind the database; re-indexing")
                 self.reconcile(self.repair_progress("indexing memories"))
             return index
-        return self._index
 
     def repair_progress(self, what: str) -> Progress | None:
         """A (done, total) callback that reports `what` to the progress reporter, if any."""
