@@ -115,7 +115,10 @@ def _cjk(text: str) -> bool:
 
 
 # What someone gives the user is the user's: "朋友送了我一只柯基", "my brother got me a bike".
-_TO_THE_USER = re.compile(r"(?i)\b(?:gave|got|bought|sent|lent|left) me\b|(?:送|给|借|留)(?:了)?我(?!们)")
+# ("我哥送我妈去医院" is the brother's: what follows 送我 there is a person, not a thing)
+_TO_THE_USER = re.compile(
+    r"(?i)\b(?:gave|got|bought|sent|lent|left) me\b|(?:送|给|借|留)了我|(?:送|给|借|留)我(?:一|个|只|条|件|本|台|辆|张|套|束|份)"
+)
 
 
 def about_someone_else(clause: str) -> bool:

@@ -557,9 +557,10 @@ def _pasted(text: str, start: re.Match[str]) -> list[tuple[int, int]]:
     """The span of a paste that starts at `start`, or none when it is the user's own material.
 
     A letter or an email (a header, a greeting), or a document the line before names ("帮我总结
-    一下这篇文章："), runs to the end of the message. A block after a line that introduces it ("帮我看看这条短信是不是诈骗：", "he wants a deposit to:") ends where
-    the user speaks again: a line of their own ("可是我根本没在签约什么东西啊") or a paragraph
-    after a blank line ("can you help me write a short msg confirming the job?")."""
+    一下这篇文章："), runs to the end of the message. A block after a line that introduces it
+    ("帮我看看这条短信是不是诈骗：", "he wants a deposit to:") ends where the user speaks again: a
+    line of their own ("可是我根本没在签约什么东西啊") or a paragraph after a blank line ("can you
+    help me write a short msg confirming the job?")."""
     at = start.start()
     introduced = start.end() == at or text.startswith("【", at)
     if not introduced:

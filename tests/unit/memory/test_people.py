@@ -62,3 +62,8 @@ def test_words_for_a_group_said_another_way() -> None:
     assert people_asked("儿童节快到了，送什么礼物好") == {"child"}
     assert people_asked("周末带老人出去转转") == {"parent"}
     assert people_asked("周末家里聚餐，帮我想几个菜") == ANYONE  # a meal with others: any of them may matter
+
+
+def test_taking_someone_somewhere_is_not_a_gift() -> None:
+    assert about_someone_else("我哥送我妈去医院了")
+    assert not about_someone_else("我哥送了我一台相机")
