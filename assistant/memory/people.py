@@ -58,9 +58,8 @@ PEOPLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("室友", "舍友", "邻居", "房东"),
     ),
     "pet": (
-        ("dog", "cat", "puppy", "kitten", "pet", "rabbit", "hamster", "parrot", "corgi", "labrador", "retriever", "poodle",
-         "terrier", "husky", "beagle", "shiba", "dachshund", "pug", "collie", "spaniel", "greyhound", "tabby"),
-        ("狗子", "猫咪", "狗", "猫", "宠物", "兔子", "仓鼠", "鹦鹉", "柯基", "柴犬", "金毛", "泰迪", "哈士奇", "布偶", "英短", "橘猫"),
+        ("dog", "cat", "puppy", "kitten", "pet", "rabbit", "hamster", "parrot"),
+        ("狗子", "猫咪", "狗", "猫", "宠物", "兔子", "仓鼠", "鹦鹉"),
     ),
     "care": (
         ("teacher", "doctor", "nanny", "cleaner", "tutor"),
@@ -79,8 +78,18 @@ def _words(index: int, groups: tuple[str, ...] | None = None) -> str:
 _SUBJECTS = tuple(g for g in PEOPLE if g != "care")
 _EN = _words(0, _SUBJECTS)
 _ZH = _words(1, _SUBJECTS)
+# A breed names a pet ("pet supplies" finds "朋友送了我一只柯基") but starts no clause of its own:
+# "我家狗子叫可乐，柯基，两岁了" is one dog.
+_BREEDS = (
+    r"corgi|labrador|retriever|poodle|terrier|husky|beagle|shiba|dachshund|pug|collie|spaniel|greyhound|tabby",
+    r"柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫",
+)
 _BY_GROUP = {
-    group: re.compile(rf"(?i)\b(?:{_words(0, (group,))})s?\b|{_words(1, (group,))}") for group in PEOPLE
+    group: re.compile(
+        rf"(?i)\b(?:{_words(0, (group,))}{'|' + _BREEDS[0] if group == 'pet' else ''})s?\b"
+        rf"|{_words(1, (group,))}{'|' + _BREEDS[1] if group == 'pet' else ''}"
+    )
+    for group in PEOPLE
 }
 
 # The subject of a clause, when it is not the user.
