@@ -110,7 +110,6 @@ class UpdateDecision:
             derived_from: the episode a semantic candidate was distilled from.
             keep: ids never replaced (the memories the same message just stored).
         """
-        store = self.service.store
         topic = BY_SLOT.get(candidate.topic or "") or topic_of_slot(candidate.slot)
         found = self._twin_or_replaced(candidate, at, vector, keep)
         if isinstance(found, Change):
@@ -128,12 +127,7 @@ class UpdateDecision:
         if ENDED.search(said) and not TENTATIVE.search(said):
             replaced += self._plans_called_off(said, at, taken())
         if SINGLE.search(said):
-            # "been single since feb": whoever was the partner is no longer
-            replaced += [
-                m for m in store.active_by_topics(["user.family"]) + store.active_by_slot_prefix("user.family")
-                if m.id not in taken() and m.created_at < at and names_a_partner(m.content)
-            ]
-            replaced = list({m.id: m for m in replaced}.values())
+            replaced += self._former_partners(at, taken())
         if candidate.event_at is not None and RESCHEDULED.search(said):
             message = turn.content if turn is not None and isinstance(turn.content, str) else said
             replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
@@ -192,6 +186,16 @@ class UpdateDecision:
             if memory.id in taken:
                 continue
             if any(name in normalize(memory.content) for name in names) or terms & set(tokens(memory.content)):
+                out.append(memory)
+                taken.add(memory.id)
+        return out
+
+    def _former_partners(self, at: float, taken: set[int]) -> list[Memory]:
+        """"been single since feb": whoever was the partner is no longer."""
+        store = self.service.store
+        out: list[Memory] = []
+        for memory in store.active_by_topics(["user.family"]) + store.active_by_slot_prefix("user.family"):
+            if memory.id not in taken and memory.created_at < at and names_a_partner(memory.content):
                 out.append(memory)
                 taken.add(memory.id)
         return out
