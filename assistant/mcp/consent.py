@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from assistant.errors import InputError
-from assistant.memory.db import Database
+from assistant.memory.api import Database
 
 MAX_NAME_CHARS = 100
 UNNAMED = "(unnamed client)"  # a host that sent no clientInfo.name

@@ -17,10 +17,7 @@ from typing import Any, Protocol, TypeVar
 from assistant.clock import Clock, iso, to_ts
 from assistant.errors import InputError, MnemoError
 from assistant.mcp.consent import ConsentBook, Outcome, Permission
-from assistant.memory.api import ForgetPlan, Memories
-from assistant.memory.db import Database
-from assistant.memory.store import MAX_CONTENT_CHARS
-from assistant.memory.transfer_read import VAULT_REF
+from assistant.memory.api import MAX_CONTENT_CHARS, VAULT_REF, Database, ForgetPlan, Memories
 from assistant.memory.types import Category, Kind, Memory, Status
 
 log = logging.getLogger("mnemo.mcp")

@@ -634,10 +634,10 @@ def _changed_ids(changes: Iterable[Change]) -> list[int | None]:
 
 
 # -- Values and helpers front ends may use ---------------------------------------------------
-# What the CLI, the chat engine and the evaluation harness legitimately take from the layers
-# below besides `Memories`: text hygiene for the messages they store, the memory block's
-# rendering, the embedding model's name and files, the maintenance report, a benchmark's
-# scratch store. Re-exported here, and only here, so that the import contract in
+# What the CLI, the chat engine, the MCP server and the evaluation harness legitimately take
+# from the layers below besides `Memories`: text hygiene for the messages they store, the
+# memory block's rendering, the embedding model's name and files, the maintenance report, a
+# benchmark's scratch store, the longest memory and a masked text's vault reference. Re-exported here, and only here, so that the import contract in
 # pyproject.toml can keep every other module of assistant.memory internal.
 
 from assistant.memory.bench import BenchMemory  # noqa: E402
@@ -649,11 +649,13 @@ from assistant.memory.embedder import (  # noqa: E402
 from assistant.memory.extract.validate import garbage_problem  # noqa: E402
 from assistant.memory.maintain import STEPS as MAINTENANCE_STEPS  # noqa: E402
 from assistant.memory.sensitive import redact_masked  # noqa: E402
+from assistant.memory.store import MAX_CONTENT_CHARS  # noqa: E402
 from assistant.memory.text import index_text, storable  # noqa: E402
+from assistant.memory.transfer_read import VAULT_REF  # noqa: E402
 from assistant.memory.write import ForgetRequest  # noqa: E402
 
 __all__ += [
-    "BUNDLED_MODEL", "MAINTENANCE_STEPS", "BenchMemory", "Database", "Embedder", "ForgetRequest",
+    "BUNDLED_MODEL", "MAINTENANCE_STEPS", "MAX_CONTENT_CHARS", "VAULT_REF", "BenchMemory", "Database", "Embedder", "ForgetRequest",
     "MaintenanceBusyError", "MaintenanceReport", "MaintenanceStopped", "NewMemory", "RecallOptions", "Summarize",
     "SentenceTransformerEmbedder", "block_language", "bundled_model_path", "garbage_problem",
     "index_text", "model_on_path", "redact_masked", "render_block", "storable",
