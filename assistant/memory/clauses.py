@@ -41,6 +41,8 @@ _EN_CUT = re.compile(
     rf"(?i)\s*(?:[,;:]|\s[-–—])\s*(?:(?:and|but|so|plus|also|because|cause|cuz|since|though|although|while)\s+)?(?={_EN_SUBJECT})"
     # "whats a good stretch — training for Boston in April": a spaced dash starts a new thought
     r"|\s+[–—]+\s+|\s+-\s+(?=[A-Za-z])"
+    # "officially Senior UX Designer from 1 March 🎉 also my sister's coming": an emoji ends a thought
+    rf"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?:(?:also|and|plus|btw|oh)\s+)?(?={_EN_SUBJECT})"
     # "can you make this sound less awkward: 'hi all, bbq at mine sat 13th'": what is quoted
     # after a request is a text of its own
     r"|\s*:\s*(?=['\"“‘])"

@@ -184,6 +184,26 @@ def _owned(clause: Clause) -> Clause | None:
     return Clause(text, start, start + len(text), clause.lang, clause.sentence)
 
 
+# "… from 1 March", "as of Monday", "下周一起": a change that holds from that day on
+_FROM_DAY = re.compile(r"(?i)\b(?:from|as of|effective|starting)\s+(?:the\s+)?(?:\d|next|this|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|起(?:正式)?|正式")
+# "住到明年三月再回来", "staying until the 20th": the plan said just before lasts until then
+_UNTIL = re.compile(r"(?i)\b(?:until|till|through|thru)\b|(?:住|待|呆|玩|一直)到|直到")
+
+
+def _extend_until(episodes: list[Episode]) -> None:
+    """A clause that says how long the sentence's plan lasts ("下个月中旬去三亚过冬，住到明年三月
+    再回来") moves the plan's expiry to its end: the trip is not over in December."""
+    for j, later in enumerate(episodes):
+        cand = later.candidate
+        if cand is None or cand.expires_at is None or later.span is None or not _UNTIL.search(later.body):
+            continue
+        for earlier in episodes[:j]:
+            plan = earlier.candidate
+            if (plan is not None and earlier.clause.sentence == later.clause.sentence
+                    and plan.expires_at is not None and plan.expires_at < cand.expires_at):
+                plan.expires_at = cand.expires_at
+
+
 class EpisodeCapture:
     """Turns clauses into episodic candidates.
 
@@ -250,7 +270,9 @@ class EpisodeCapture:
             kept_sentence = clause.sentence if verdict.keep else -1
             if implied and topic is None and verdict.keep:
                 topic = last_topic  # tags the episode; the clause alone did not show it
-            last_topic = topic or last_topic
+            # a clause with a subject of its own starts afresh: "我在 Kestrel Partners 做 consultant" after a
+            # diet is not a diet, nor is the trip said after it
+            last_topic = (topic or last_topic) if implied else topic
             also = [t for t in cue_topics(body) if t is not topic]
             city = BY_SLOT["user.city"]
             if topic is not city and city not in also and subject_is_user and located(body):
@@ -259,6 +281,7 @@ class EpisodeCapture:
             if verdict.keep:
                 episode.candidate = self._candidate(episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None)
             out.append(episode)
+        _extend_until(out)
         return out
 
     def _candidate(self, episode: Episode, now: datetime, explicit: bool) -> Candidate:
@@ -267,7 +290,10 @@ class EpisodeCapture:
         topic = episode.topic
         category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
         # only a change of its own ("starting at Target on Monday"), not a task on a dated day
-        lasting = topic is not None and topic.slot in _LASTING and episode.own_span and CHANGE.search(episode.body) is not None
+        lasting = (
+            topic is not None and topic.slot in _LASTING and episode.own_span
+            and (CHANGE.search(episode.body) is not None or _FROM_DAY.search(episode.body) is not None)
+        )
         if start is not None and not lasting:
             category = Category.GOAL
         # Who the user is lasts: "湖南岳阳人" is short and has no "I", and is no trivia.

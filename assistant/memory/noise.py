@@ -40,7 +40,7 @@ GREETING = re.compile(
     r"lol|lmao|haha+|hehe+|hmm+|wow|omg|gotcha|got it|sounds good|makes sense|fair enough|np|no problem|no worries|alright|all right|right|true|exactly|indeed|oh|ah|oops|sorry|my bad)\b"
     r"[\s!.,~?]*(?:(?:there|so much|a lot|again|man|dude|buddy|mate|mnemo|you|then|too|for (?:that|this|the help|your help|everything))[\s!.,~?]*)*$"
     r"|^(?:你好|您好|嗨|哈喽|哈啰|早上好|早安|早|晚上好|晚安|午安|再见|拜拜|回见|谢谢|多谢|感谢|谢啦|谢了|好的|好滴|好嘞|好|行|成|嗯+|哦+|噢|喔|啊|哈+|呵呵|嘿嘿|好吧|"
-    r"知道了|明白了|明白|懂了|收到|没问题|可以|对|对的|是的|不是|没事|算了|ok|OK|好叭|666|牛|厉害|太棒了|棒|不错)[\s!！。.,，~～?？]*(?:你|您|啦|了|呀|哈|喔|哦|嗯|啊|呢|哈哈)*[\s!！。.,，~～?？]*$"
+    r"知道了|明白了|明白|懂了|收到|没问题|可以|对|对的|是的|不是|没事|算了|ok|OK|好叭|666|牛|厉害|太棒了|棒|不错)[\s!！。.,，~～?？]*(?:你|您|啦|了|呀|哈|喔|哦|嗯|啊|呢|哈哈|小助手|助手|(?i:mnemo))*[\s!！。.,，~～?？]*$"
 )
 THANKS = re.compile(r"(?i)^(?:thanks|thank you|thank u|thx|ty|much appreciated|appreciate)\b|^(?:谢谢|多谢|感谢|谢啦|谢了)")
 MOOD = re.compile(
@@ -103,6 +103,15 @@ _ZH_ASK = re.compile(r"(?:吗|么|嘛|呢)(?=\s+[A-Za-z0-9])")
 _TRY_IT = re.compile(
     r"(?i)^(?:好|好的|好嘞|好滴|行|嗯|ok|okay|sure|cool)[\s,，!！~～]*(?:那)?(?:我)?(?:先|去|回头|等下|待会)?(?:看看|试试|研究一下|想想|收起来|记下了)[\s!！。.~～]*$"
     r"|^(?:ok|okay|sure|cool|great)[\s,!]*(?:i'?ll|will|let me|gonna)\s+(?:try|check|look|think about)\b"
+)
+# A cry that opens a clause ("啊啊啊", "ugh,", "omg").
+_INTERJECTION = re.compile(r"(?i)^(?:(?:ugh|argh|lol|lmao|haha+|omg|meh|yay|woo+|phew)\b|哈哈+|呵呵+|嘿嘿+|啊啊+|唉+)[\s,，!！~～.。]*")
+# "my flask app keeps saying the key isnt set??": the user's own thing, told with a question
+# mark but in a statement's order — what it says about them holds.
+_PUZZLED = re.compile(
+    r"(?i)^(?:(?:ugh|omg|so|and|but|also|btw)[\s,]+)?(?:my|our)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:keeps|kept|is|isn't|isnt|won't|wont|doesn't|doesnt|has|just|still|started|stopped|broke|died|failed)\b"
+    r"(?!.*\b(?:what|how|why|which|where|when|who|should|could|can|any)\b)"
 )
 _ENTITY = re.compile(r"(?<=\w\s)[A-Z][a-z]{2,}|\d|[A-Z]{2,}|(?:叫|名叫|名字是)[\u4e00-\u9fff]{2,3}")
 _WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9']+")
@@ -202,7 +211,7 @@ class NoiseFilter:
         if GREETING.match(text) or THANKS.match(text):
             return Verdict(False, "greeting, thanks or acknowledgement")
         lang = language(text)
-        if is_question(Sentence(text, 0, lang)):
+        if is_question(Sentence(text, 0, lang)) and not _PUZZLED.match(text):
             return Verdict(False, "question")
         if _ZH_ASK.search(text) or _TRY_IT.match(text):
             return Verdict(False, "question or acknowledgement")
@@ -213,6 +222,9 @@ class NoiseFilter:
         if is_hypothetical(text) and (topic is None or topic.slot != "user.plan"):
             return Verdict(False, "hypothetical")
         mood = MOOD.match(text) is not None or MOOD_INSIDE.search(text) is not None
+        if mood and topic is not None and topic.slot != "user.likes" and (rest := _INTERJECTION.sub("", text)) != text and _size(rest) >= 4:
+            # "啊啊啊婚礼改到明年五一了": the cry is the lead-in, the news is what follows
+            mood = MOOD.match(rest) is not None or MOOD_INSIDE.search(rest) is not None
         if mood and (topic is None or topic.slot not in ("user.health", "user.allergy")):
             return Verdict(False, "passing mood")
         size = _size(text)

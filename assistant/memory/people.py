@@ -93,17 +93,23 @@ _BY_GROUP = {
 }
 
 # The subject of a clause, when it is not the user.
+# What may come before the subject: "and", "btw", "today", "对了", "今天"…
+_LEAD_EN = r"(?:(?:and|but|so|also|btw|oh|plus|then|anyway|today|yesterday|this morning|last night)[\s,]+){0,2}"
+_LEAD_ZH = r"(?:对了|还有|另外|然后|而且|不过|但是|今天|昨天|今早|昨晚|刚才|刚刚|[，,\s])*"
 _OTHER_EN = re.compile(
-    rf"(?i)^(?:and\s+|but\s+|so\s+)?(?:(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EN})s?\b"
+    rf"(?i)^{_LEAD_EN}(?:(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EN})s?\b"
     r"|(?:he|she|they|he's|she's|they're|his|her|their)\b"
-    r"|(?:the|this|that|some|a)\s+(?:guy|girl|woman|man|lady|dude|person|stranger|kid|driver|waiter|waitress|cashier)\b)"
+    # strangers: "the Uber driver", "a guy at the gym", "a stray cat"
+    r"|(?:(?:the|this|that|some|a|an|my|our)\s+(?:[\w'-]+\s+)?|[\w'-]+\s+)(?:guy|girl|woman|man|lady|dude|person|stranger|driver|waiter|waitress|cashier)\b"
+    r"|(?:the|this|that|some|a|an)\s+(?:kid|stray)\b|stray (?:cat|dog)s?\b)"
 )
 _OTHER_ZH = re.compile(
-    rf"^(?:我|我们)?(?:的|家|家的)?\s*(?:{_ZH}|(?i:(?:{_EN})s?)\b)"
-    r"|^(?:他|她|他们|她们|它)"
-    # strangers: "旁边那个大哥", "隔壁老王", "楼下的小孩", "那个司机"
-    r"|^(?:旁边|隔壁|对面|前面|后面|前排|后排|楼上|楼下)?(?:的)?(?:那|这)?(?:个|位)?"
-    r"(?:大哥|大姐|大叔|大爷|大妈|小哥|小姐姐|男的|女的|哥们|老外|司机|师傅|店员|服务员|小孩|老[王李张刘陈杨赵黄周吴])"
+    rf"^{_LEAD_ZH}(?:(?:我|我们)?(?:的|家|家的)?\s*(?:{_ZH}|(?i:(?:{_EN})s?)\b)"
+    r"|(?:他|她|他们|她们|它)"
+    # strangers: "旁边那个大哥", "隔壁老王", "楼下的小孩", "那个司机", "Grab 司机", "楼下那只流浪猫"
+    r"|(?:旁边|隔壁|对面|前面|后面|前排|后排|楼上|楼下|路边|小区里?)?(?:的)?(?:那|这)?(?:个|位|只|条)?"
+    r"(?:大哥|大姐|大叔|大爷|大妈|小哥|小姐姐|男的|女的|哥们|老外|司机|师傅|店员|服务员|小孩|老[王李张刘陈杨赵黄周吴]"
+    r"|流浪猫|流浪狗|野猫|野狗|(?i:[a-z]+\s?)(?:driver|司机)))"
 )
 
 # Words that ask about others without saying which: any of them may matter.

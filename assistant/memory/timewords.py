@@ -134,6 +134,58 @@ def _zh_weekday(now: datetime, prefix: str, wd: str) -> Range:
 
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str], datetime], "Range | None"]]
 
+# Chinese New Year's day (the lunar calendar's; the table covers the years the app will see).
+_SPRING_FESTIVAL = {
+    2025: date(2025, 1, 29), 2026: date(2026, 2, 17), 2027: date(2027, 2, 6), 2028: date(2028, 1, 26),
+    2029: date(2029, 2, 13), 2030: date(2030, 2, 3), 2031: date(2031, 1, 23), 2032: date(2032, 2, 11),
+}  # fmt: skip
+
+
+def _spring_festival(now: datetime, offset_days: int = 0) -> Range | None:
+    for year in (now.year, now.year + 1):
+        day = _SPRING_FESTIVAL.get(year)
+        if day is not None and day + timedelta(days=offset_days) >= now.date():
+            return _span(now, day + timedelta(days=offset_days))
+    return None
+
+
+def _thanksgiving(now: datetime) -> Range:
+    for year in (now.year, now.year + 1):
+        first = date(year, 11, 1)
+        day = first + timedelta(days=(3 - first.weekday()) % 7 + 21)  # the fourth Thursday
+        if day >= now.date():
+            break
+    return _span(now, day)
+
+
+def _next_year_holiday(now: datetime, word: str) -> Range | None:
+    """"明年五一": the holiday as it falls next year."""
+    new_year = datetime(now.year + 1, 1, 1, tzinfo=now.tzinfo)
+    for rx, build in _HOLIDAYS:
+        if (m := rx.search(word)) is not None:
+            return build(m, new_year)
+    return None
+
+
+# Holidays people date plans by ("婚礼改到明年五一了", "home for Christmas").
+_HOLIDAYS: list[Rule] = [
+    (re.compile(r"(?<![0-9一二三四五六七八九十])五一(?![个万千百块元岁分号日])"), lambda m, n: _upcoming_month_day(n, 5, 1)),
+    (re.compile(r"国庆"), lambda m, n: _upcoming_month_day(n, 10, 1)),
+    (re.compile(r"元旦"), lambda m, n: _upcoming_month_day(n, 1, 1)),
+    (re.compile(r"平安夜"), lambda m, n: _upcoming_month_day(n, 12, 24)),
+    (re.compile(r"圣诞"), lambda m, n: _upcoming_month_day(n, 12, 25)),
+    (re.compile(r"(?<!七夕)情人节"), lambda m, n: _upcoming_month_day(n, 2, 14)),
+    (re.compile(r"除夕|年三十|大年夜"), lambda m, n: _spring_festival(n, -1)),
+    (re.compile(r"春节|过年|大年初一"), lambda m, n: _spring_festival(n)),
+    (re.compile(r"(?i)\bchristmas eve\b|\bxmas eve\b"), lambda m, n: _upcoming_month_day(n, 12, 24)),
+    (re.compile(r"(?i)\b(?:christmas|xmas)\b(?! eve)"), lambda m, n: _upcoming_month_day(n, 12, 25)),
+    (re.compile(r"(?i)\bnew year'?s eve\b|\bnye\b"), lambda m, n: _upcoming_month_day(n, 12, 31)),
+    (re.compile(r"(?i)\bnew year'?s(?: day)?\b(?! eve)"), lambda m, n: _upcoming_month_day(n, 1, 1)),
+    (re.compile(r"(?i)\bvalentine'?s(?: day)?\b"), lambda m, n: _upcoming_month_day(n, 2, 14)),
+    (re.compile(r"(?i)\bhalloween\b"), lambda m, n: _upcoming_month_day(n, 10, 31)),
+    (re.compile(r"(?i)\bthanksgiving\b"), lambda m, n: _thanksgiving(n)),
+]
+
 _WEEK_ZH = r"(?:周|星期|礼拜)"
 _FUTURE: list[Rule] = [
     (re.compile(r"大后天"), lambda m, n: _span(n, n.date() + timedelta(days=3))),
@@ -147,10 +199,13 @@ _FUTURE: list[Rule] = [
     (re.compile(r"下个?月[底末]"), lambda m, n: _month_end(n, 1)),
     (re.compile(r"(?:这个?|本)?月[底末]"), lambda m, n: _month_end(n, 0)),
     (re.compile(r"下个?月"), lambda m, n: _month(n, 1)),
+    (re.compile(r"明年\s?(五一|国庆|元旦|平安夜|圣诞|情人节|除夕|春节|过年)"), lambda m, n: _next_year_holiday(n, m.group(1))),
+    (re.compile(rf"明年\s?({_ZH_NUM})\s?月(?![0-9０-９零〇一二两三四五六七八九十号日])"), lambda m, n: _next_year_month(n, m.group(1))),
     (re.compile(r"明年"), lambda m, n: _span(n, date(n.year + 1, 1, 1), date(n.year + 1, 12, 31))),
-    (re.compile(rf"({_ZH_NUM})月({_ZH_NUM})[号日]"),
+    (re.compile(rf"({_ZH_NUM})\s?月\s?({_ZH_NUM})\s?[号日]"),
      lambda m, n: _month_day(n, m.group(1), m.group(2))),
-    (re.compile(rf"(?<![0-9月年])({_ZH_NUM})[号](?!楼|线|院|门|房|车厢)"),
+    (re.compile(rf"下个?月\s?({_ZH_NUM})\s?[号日]"), lambda m, n: _next_month_day(n, m.group(1))),
+    (re.compile(rf"(?<![0-9月年])(?<![0-9月年]\s)({_ZH_NUM})\s?[号](?!楼|线|院|门|房|车厢)"),
      lambda m, n: _month_day(n, None, m.group(1))),
     (re.compile(rf"({_ZH_NUM})(天|周|个?星期|个?礼拜|个月)(?:以?后|之后)"),
      lambda m, n: _zh_after(n, m.group(1), m.group(2))),
@@ -181,7 +236,65 @@ _FUTURE: list[Rule] = [
      lambda m, n: _month_day(n, None, m.group(1))),
     (re.compile(rf"(?i)\bin {_EN_NUM} (day|week|month)s?\b"),
      lambda m, n: _en_after(n, m.group(0).split(" ", 1)[1].rsplit(" ", 1)[0], m.group(1))),
+    *_HOLIDAYS,
 ]  # fmt: skip
+
+
+# A stretch of days: "14th-18th May", "May 14–18", "3rd to 7th june", "6月3号到7号",
+# "6 月 3 日至 6 月 7 日", "3号到7号". The whole stretch, not its first or last day: a trip
+# lasts until it ends.
+_TO = r"\s*(?:-|–|—|~|～|to|until|till|through|thru)\s*"
+_ORD = r"(?:st|nd|rd|th)?"
+_RANGES: list[Rule] = [
+    (re.compile(rf"(?i)\b(\d{{1,2}}){_ORD}{_TO}(?:the\s+)?(\d{{1,2}}){_ORD}\s+(?:of\s+)?{_EN_MON}(?![a-z])"),
+     lambda m, n: _stretch(n, str(_EN_MONTHS[m.group(3).lower()]), m.group(1), None, m.group(2))),
+    (re.compile(rf"(?i)\b{_EN_MON}\s+(\d{{1,2}}){_ORD}{_TO}(\d{{1,2}}){_ORD}\b(?!\s*(?:am|pm|:))"),
+     lambda m, n: _stretch(n, str(_EN_MONTHS[m.group(1).lower()]), m.group(2), None, m.group(3))),
+    (re.compile(rf"({_ZH_NUM})\s?月\s?({_ZH_NUM})\s?[号日]?\s?(?:到|至|-|–|~|～)\s?(?:({_ZH_NUM})\s?月\s?)?({_ZH_NUM})\s?[号日]"),
+     lambda m, n: _stretch(n, m.group(1), m.group(2), m.group(3), m.group(4))),
+    (re.compile(rf"(?<![0-9月年])(?<![0-9月年]\s)({_ZH_NUM})\s?[号日]?\s?(?:到|至|-|–|~|～)\s?({_ZH_NUM})\s?号(?!楼|线|院|门|房|车厢)"),
+     lambda m, n: _stretch(n, None, m.group(1), None, m.group(2))),
+    # "coming to stay 12th-19th": ordinals both, or it is "3-4pm" or "5-6 people"
+    (re.compile(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)\s*(?:-|–|to|until|till)\s*(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b"),
+     lambda m, n: _stretch(n, None, m.group(1), None, m.group(2))),
+]  # fmt: skip
+
+
+def _next_year_month(now: datetime, month: str) -> Range | None:
+    mo = zh_number(month)
+    if mo is None or not 1 <= mo <= 12:
+        return None
+    return _span(now, date(now.year + 1, mo, 1), date(now.year + 1, mo, monthrange(now.year + 1, mo)[1]))
+
+
+def _next_month_day(now: datetime, day: str) -> Range | None:
+    d = zh_number(day)
+    first = _month(now, 1)[0]
+    found = _safe_date(first.year, first.month, d) if d is not None else None
+    return _span(now, found) if found else None
+
+
+def _stretch(now: datetime, month: str | None, first: str, last_month: str | None, last: str) -> Range | None:
+    """The days from `first` to `last` (of `last_month`, or of the same month), upcoming or
+    under way ("staying 12th-19th", said on the 14th, is this month's)."""
+    today = now.date()
+    a, b = zh_number(first), zh_number(last)
+    if month is None and last_month is None and a is not None and b is not None and a <= b:
+        this = (_safe_date(today.year, today.month, a), _safe_date(today.year, today.month, b))
+        if this[0] is not None and this[1] is not None and this[1] >= today:
+            return _span(now, this[0], this[1])
+    start = _month_day(now, month, first)
+    d = zh_number(last)
+    mo = zh_number(last_month) if last_month is not None else None
+    if start is None or d is None or (last_month is not None and mo is None):
+        return None
+    begin = start[0].date()
+    end = _safe_date(begin.year, mo or begin.month, d)
+    if end is not None and end < begin:
+        end = _safe_date(begin.year + 1, mo, d) if mo is not None else None
+    if end is None or (end - begin).days > 92:
+        return None
+    return _span(now, begin, end)
 
 
 def _month_end(now: datetime, offset: int) -> Range:
@@ -220,16 +333,26 @@ def _en_after(now: datetime, count: str, unit: str) -> Range | None:
     return _shift(now, value, unit.lower()) if value is not None else None
 
 
-def _earliest(text: str, now: datetime, rules: list[Rule]) -> Range | None:
-    """The range of the first time expression in `text`, or of a narrower one inside it
-    ("这个月底（1月30号）" is the 30th, not the last week of the month)."""
+def _found(text: str, now: datetime, rules: list[Rule]) -> list[tuple[int, Range]]:
+    """(where, range) of the first match of each rule that resolves."""
     found: list[tuple[int, Range]] = []
     for rx, build in rules:
         m = rx.search(text)
         if m is not None and (span := build(m, now)) is not None:
             found.append((m.start(), span))
-    if not found:
+    return found
+
+
+def _earliest(text: str, now: datetime, rules: list[Rule], stretches: list[Rule] | None = None) -> Range | None:
+    """The range of the first time expression in `text`, or of a narrower one inside it
+    ("这个月底（1月30号）" is the 30th, not the last week of the month) — but a stretch of days
+    ("14th-18th May") that starts there is the whole stretch."""
+    found = _found(text, now, rules)
+    spans = _found(text, now, stretches or [])
+    if not found and not spans:
         return None
+    if spans and (not found or min(spans)[0] <= min(f[0] for f in found)):
+        return min(spans, key=lambda f: f[0])[1]
     first = min(found, key=lambda f: f[0])[1]
     inside = [span for _, span in found if first[0] <= span[0] and span[1] <= first[1]]
     return min(inside, key=lambda span: span[1] - span[0])
@@ -242,7 +365,7 @@ def future_date(text: str, now: datetime) -> Range | None:
         text: the user's sentence ("下周三去上海出差", "next Wednesday I fly to Berlin").
         now: the current aware time; results are in its timezone.
     """
-    return _earliest(text, now, _FUTURE)
+    return _earliest(text, now, _FUTURE, _RANGES)
 
 
 def _recent(now: datetime, days: int) -> Range:
@@ -272,7 +395,7 @@ _PAST: list[Rule] = [
     (re.compile(rf"({_ZH_NUM})(天|周|个?星期|个?礼拜|个月)(?:以?前|之前)"),
      lambda m, n: _zh_ago(n, m.group(1), m.group(2))),
     (re.compile(r"今天早些时候|今天"), lambda m, n: (_day_start(n, n.date()), n)),
-    (re.compile(rf"({_ZH_NUM})月({_ZH_NUM})[号日]"),
+    (re.compile(rf"({_ZH_NUM})\s?月\s?({_ZH_NUM})\s?[号日]"),
      lambda m, n: _zh_past_md(n, m.group(1), m.group(2))),
     (re.compile(r"(?i)\bday before yesterday\b"), lambda m, n: _span(n, n.date() - timedelta(days=2))),
     (re.compile(r"(?i)\byesterday\b"), lambda m, n: _span(n, n.date() - timedelta(days=1))),

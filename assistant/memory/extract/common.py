@@ -256,7 +256,8 @@ def zh_city_in(text: str) -> str | None:
     return m.group(0) if m else None
 
 
-EN_NAME = r"[A-Z][a-zA-Z'\-]{0,30}(?:\s+[A-Z][a-zA-Z'\-]{0,30}){0,2}"
+# (not "Priya's" in "my sister Priya's coming": O'Brien keeps its apostrophe, a clitic does not)
+EN_NAME = r"[A-Z](?:[a-zA-Z\-]|'(?![sSdD]\b|ll\b|re\b|ve\b)){0,30}(?:\s+[A-Z](?:[a-zA-Z\-]|'(?![sSdD]\b|ll\b|re\b|ve\b)){0,30}){0,2}"
 EN_PLACE = r"[A-Z][\w'\-.]{0,30}(?:(?:\s+(?:de|la|del|am|upon|sur))?\s+[A-Z][\w'\-.]{0,30}){0,3}|[\u4e00-\u9fff]{2,8}"
 
 _FORGET_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(

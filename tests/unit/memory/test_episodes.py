@@ -79,3 +79,25 @@ def test_what_comes_before_the_real_news_is_the_days_story(embedder: SentenceTra
 def test_a_pivot_word_inside_a_statement_is_no_pivot(embedder: SentenceTransformerEmbedder) -> None:
     bodies = " | ".join(e.body for e in capture(embedder, "My sister Anna moved to Berlin in May. We only ever talk about work stuff"))
     assert "Anna" in bodies
+
+
+def test_a_trip_lasts_until_the_day_the_sentence_says_it_ends(embedder: SentenceTransformerEmbedder) -> None:
+    now = datetime(2026, 11, 20, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+    trip, stay = capture(embedder, "下个月中旬我和老伴去三亚过冬，住到明年三月再回来。", now)
+    assert trip.candidate is not None and stay.candidate is not None
+    assert trip.candidate.expires_at is not None and trip.candidate.expires_at.date().isoformat() == "2027-04-01"
+    assert "三亚" in trip.body  # still there at Chinese New Year
+
+
+def test_a_new_job_from_a_day_on_does_not_expire(embedder: SentenceTransformerEmbedder) -> None:
+    for text in ("officially Senior UX Designer from 1 March 🎉", "我下周一开始在新东方教雅思口语了"):
+        (job, *_rest) = capture(embedder, text)
+        assert job.candidate is not None and job.candidate.topic == "user.job", text
+        assert job.candidate.expires_at is None and job.candidate.category is not Category.GOAL, text
+
+
+def test_a_clause_with_its_own_subject_does_not_borrow_the_topic_before_it(embedder: SentenceTransformerEmbedder) -> None:
+    episodes = capture(embedder, "我是 vegetarian 但吃鸡蛋和奶，我在 Kestrel Partners 做 consultant，每个月要 fly to Jakarta 一周见 client")
+    topics = {e.body: e.candidate.topic for e in episodes if e.candidate is not None}
+    assert topics["我在 Kestrel Partners 做 consultant"] == "user.job"
+    assert all(topic != "user.diet" for body, topic in topics.items() if "Jakarta" in body)

@@ -17,6 +17,12 @@ from assistant.memory.people import ANYONE, about_someone_else, admits, people_a
         "my roommate Kevin works at Google",
         "the guy next to me was snoring",
         "她不会英文",
+        # strangers, after a lead-in or with a word before them
+        "the Uber driver told me all about his son's wedding",
+        "Grab driver 跟我聊了 40 分钟他女儿的婚礼",
+        "对了楼下那只流浪猫又生了一窝小猫",
+        "a stray cat had kittens under our porch",
+        "today my boss yelled at the whole team",
     ],
 )
 def test_a_clause_about_someone_else(clause: str) -> None:
@@ -26,7 +32,7 @@ def test_a_clause_about_someone_else(clause: str) -> None:
 @pytest.mark.parametrize(
     "clause",
     [
-        "我在武汉", "楼下新开了一家咖啡馆", "医生说是慢性胃炎，要我三餐规律", "my doctor says I'm anaemic", "I teach year 4",
+        "我在武汉", "楼下新开了一家咖啡馆", "对了我在学游泳", "man, what a day", "I am the driver", "医生说是慢性胃炎，要我三餐规律", "my doctor says I'm anaemic", "I teach year 4",
         "朋友送了我一只柯基", "my brother got me a bike for my birthday",  # what the user was given is theirs
     ],
 )

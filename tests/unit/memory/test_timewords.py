@@ -44,6 +44,26 @@ def days(r: tuple[datetime, datetime] | None) -> tuple[date, date] | None:
         ("next month we move", "2026-04-01", "2026-04-30"),
         ("next week is busy", "2026-03-09", "2026-03-15"),
         ("this weekend I'm hiking", "2026-03-07", "2026-03-08"),
+        # spaced as people type digits among Chinese characters
+        ("6 月 20 号到期", "2026-06-20", "2026-06-20"),
+        ("我下个月 8 号要去上海参加家电展", "2026-04-08", "2026-04-08"),
+        ("下个月8号去上海", "2026-04-08", "2026-04-08"),
+        ("住到明年三月再回来", "2027-03-01", "2027-03-31"),
+        # a stretch of days is the whole stretch
+        ("14th-18th May, staying in the gothic quarter", "2026-05-14", "2026-05-18"),
+        ("barcelona is now 3rd to 7th june instead", "2026-06-03", "2026-06-07"),
+        ("Rome May 20-24", "2026-05-20", "2026-05-24"),
+        ("6月3号到7号去云南", "2026-06-03", "2026-06-07"),
+        ("12月28号到1月3号回老家", "2026-12-28", "2027-01-03"),
+        ("my sister is coming to stay 2nd-9th", "2026-03-02", "2026-03-09"),  # under way: this month's
+        ("the meeting is on March 20 at 3-4pm", "2026-03-20", "2026-03-20"),
+        # holidays
+        ("婚礼改到五一了", "2026-05-01", "2026-05-01"),
+        ("婚礼改到明年五一了", "2027-05-01", "2027-05-01"),
+        ("国庆去西藏", "2026-10-01", "2026-10-01"),
+        ("过年回老家", "2027-02-06", "2027-02-06"),  # this year's (17 Feb) is past
+        ("home for Christmas", "2026-12-25", "2026-12-25"),
+        ("thanksgiving at my parents'", "2026-11-26", "2026-11-26"),
     ],
 )
 def test_future(text: str, first: str, last: str) -> None:
@@ -53,7 +73,7 @@ def test_future(text: str, first: str, last: str) -> None:
     assert got[0].tzinfo is TZ and got[0].hour == 0 and got[1].hour == 23
 
 
-@pytest.mark.parametrize("text", ["I live in Berlin", "我住3号楼", "下班后吃饭", "", "monthly report", "may I ask"])
+@pytest.mark.parametrize("text", ["I live in Berlin", "我住3号楼", "我住 3-5号楼", "下班后吃饭", "", "monthly report", "may I ask", "5-6 people", "五一个人", "我51岁"])
 def test_future_none(text: str) -> None:
     assert future_date(text, NOW) is None
 
