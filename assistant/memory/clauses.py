@@ -42,7 +42,9 @@ _EN_CUT = re.compile(
     # "whats a good stretch — training for Boston in April": a spaced dash starts a new thought
     r"|\s+[–—]+\s+|\s+-\s+(?=[A-Za-z])"
     # "officially Senior UX Designer from 1 March 🎉 also my sister's coming": an emoji ends a thought
-    rf"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?:(?:also|and|plus|btw|oh)\s+)?(?={_EN_SUBJECT})"
+    # (not "love it here 😍 Paris is amazing": what comes next says where "here" is)
+    r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])(?<!(?i:here) [\U0001F300-\U0001FAFF\u2600-\u27BF])(?<!(?i:there) [\U0001F300-\U0001FAFF\u2600-\u27BF])(?<!(?i:it) [\U0001F300-\U0001FAFF\u2600-\u27BF])"
+    rf"\s+(?:(?:also|and|plus|btw|oh)\s+)?(?={_EN_SUBJECT}|[A-Z])"
     # "can you make this sound less awkward: 'hi all, bbq at mine sat 13th'": what is quoted
     # after a request is a text of its own
     r"|\s*:\s*(?=['\"“‘])"

@@ -29,10 +29,12 @@ def _en(words: str) -> frozenset[str]:
 CUES: tuple[Cue, ...] = (
     Cue(("user.city", "user.address", "user.hometown"),
         _en("live living city town move moved nearby near neighborhood neighbourhood local around area commute weather trip outing walk explore"),
-        ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤", "出去玩", "逛", "散步", "周末去")),
+        ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤", "出去玩", "逛", "散步", "周末去", "好去处", "去哪玩", "哪里玩", "带伞")),
     Cue(("user.job", "user.employer", "user.salary"),
-        _en("job work working career office boss colleague coworker company salary shift workplace profession interview resume schedule skill certificate"),
-        ("工作", "上班", "公司", "老板", "同事", "职业", "加班", "单位", "面试", "简历", "领导", "证书", "技能", "工资", "预算", "求职", "实习")),
+        _en("job work working career office boss colleague coworker company salary shift workplace profession interview resume schedule skill certificate "
+            "1:1 1:1s one-on-one standup review reviews promotion team manager client clients meeting meetings signature linkedin"),
+        ("工作", "上班", "公司", "老板", "同事", "职业", "加班", "单位", "面试", "简历", "领导", "证书", "技能", "工资", "预算", "求职", "实习",
+         "团队", "客户", "开会", "述职", "绩效")),
     Cue(("user.diet", "user.allergy", "user.likes", "user.favorite", "user.health"),
         _en("eat eating food restaurant dinner lunch breakfast cook cooking recipe meal snack menu dish cuisine order takeout bake drink dessert cake sweet sugar party coffee tea"),
         ("吃", "餐", "菜", "饭", "食谱", "外卖", "馆子", "料理", "点单", "下厨", "零食", "喝", "甜点", "蛋糕", "咖啡", "早餐", "晚餐")),

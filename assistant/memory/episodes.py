@@ -21,7 +21,7 @@ from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
 from assistant.memory.noise import DAY_STORY, DURABLE, PIVOT, NoiseFilter, Verdict, strip_remember
 from assistant.memory.people import about_someone_else
-from assistant.memory.timewords import PLAN_WORDS, future_date, month_span
+from assistant.memory.timewords import PLAN_WORDS, future_date, month_span, zh_number
 from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
@@ -190,6 +190,33 @@ _FROM_DAY = re.compile(r"(?i)\b(?:from|as of|effective|starting)\s+(?:the\s+)?(?
 _UNTIL = re.compile(r"(?i)\b(?:until|till|through|thru)\b|(?:住|待|呆|玩|一直)到|直到")
 
 
+# "physio says no running for like 6 weeks", "cast for six weeks", "石膏要打六周": a state with
+# an end. Not what has lasted so far ("I've been vegan for 3 years", "住了两个月了").
+_FOR_SPAN = re.compile(
+    r"(?i)\bfor\s+(?:(?:like|about|around|roughly|another|the next|at least|a good)\s+)*"
+    r"(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few)\s+(day|week|month)s?\b"
+    r"|(?:要|得|需要|还要|先|至少)(?:[\u4e00-\u9fff]{0,4}?)([0-9一二两三四五六七八九十]{1,3})\s?(天|周|个?星期|个?礼拜|个月)(?![前了多])"
+)
+_SO_FAR = re.compile(r"(?i)\b(?:been|lived|worked|known|had|have|has|'ve|used to|did|ago|past|last)\b(?:\s+[\w'-]+){0,3}\s+for\s|(?:了|过)[0-9一二两三四五六七八九十]{1,3}\s?(?:天|周|个?星期|个?月)")
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "天": 1, "周": 7, "星期": 7, "个星期": 7, "礼拜": 7, "个礼拜": 7, "个月": 30}
+
+
+def _lasts_for(body: str, now: datetime) -> datetime | None:
+    """When a state said to last a while ends (a day after), or None."""
+    m = _FOR_SPAN.search(body)
+    if m is None or _SO_FAR.search(body):
+        return None
+    count, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    n = zh_number(count) if count[0].isdigit() or count[0] in "一二两三四五六七八九十" else _EN_COUNT.get(count.lower())
+    if n is None or not 0 < n <= 24:
+        return None
+    return now + timedelta(days=n * _UNIT_DAYS[unit.lower()] + 1)
+
+
+_EN_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a few": 3}
+
+
 def _extend_until(episodes: list[Episode]) -> None:
     """A clause that says how long the sentence's plan lasts ("下个月中旬去三亚过冬，住到明年三月
     再回来") moves the plan's expiry to its end: the trip is not over in December."""
@@ -312,7 +339,7 @@ class EpisodeCapture:
             explicit=explicit,
             event_at=start,
             # "starting at Target on Monday" changes who the user is from that day on; a trip ends
-            expires_at=end + timedelta(days=1) if end is not None and not lasting else None,
+            expires_at=end + timedelta(days=1) if end is not None and not lasting else _lasts_for(episode.body, now),
             extractor="episodic",
             topic=topic.slot if topic else None,
             topics=[t.slot for t in episode.also],

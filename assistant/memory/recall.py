@@ -36,6 +36,7 @@ from assistant.memory.people import admits, people_asked
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.text import identifiers, idf, match_expression, normalize, tokens
+from assistant.memory.topics import cue_topics as clause_topics
 from assistant.memory.types import Category, Hit, Kind, Memory, Status
 
 log = logging.getLogger("mnemo.recall")
@@ -373,7 +374,7 @@ class Recaller:
         store = self.service.store
         topics = cue_topics(set(slots))
         found = store.active_by_slot_prefixes(list(slots), limit=60) + store.active_by_topics(topics, limit=80)
-        per_topic: dict[str, list[int]] = {}
+        per_topic: dict[str, list[Memory]] = {}
         seen: set[int] = set()
         for memory in sorted(found, key=lambda m: (m.kind is not Kind.SEMANTIC, -(m.event_at or m.created_at))):
             key = next((s for s in slots if memory.slot and (memory.slot == s or memory.slot.startswith(s + "."))), None)
@@ -381,10 +382,8 @@ class Recaller:
             if memory.id in seen or key is None or not admits(memory.content, asked):
                 continue
             seen.add(memory.id)
-            chosen = per_topic.setdefault(key, [])
-            if len(chosen) < self.options.profile_per_topic:
-                chosen.append(memory.id)
-        return [i for ids in per_topic.values() for i in ids]
+            per_topic.setdefault(key, []).append(memory)
+        return [m.id for key, group in per_topic.items() for m in _best_of_topic(key, group, self.options.profile_per_topic)]
 
     def _add_neighbours(
         self, lead: list[int], live: dict[int, Memory], feats: dict[int, _Features], terms: list[str],
@@ -458,6 +457,16 @@ class Recaller:
             if got > 0:
                 feats[memory_id].keyword = got / denominator
                 feats[memory_id].routes.add("keyword")
+
+
+def _best_of_topic(topic: str, group: list[Memory], n: int) -> list[Memory]:
+    """The first `n` of a topic's memories (semantic, then newest), those whose own words are
+    about it before those that only continue a clause that was ("现在在成都，火锅串串天天吃，胖了
+    三斤": the city is 成都, not the hotpot)."""
+    if len(group) <= n:
+        return group
+    own = [m for m in group if any(t.slot == topic for t in clause_topics(m.content))]
+    return (own + [m for m in group if m not in own])[:n]
 
 
 def _usable(memory: Memory, now_ts: float, with_review: bool) -> bool:

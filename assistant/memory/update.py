@@ -79,6 +79,30 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
 _ZH_PARTY = re.compile(r"(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?=分手|离婚|分开|断了|掰了)")
 
 
+# "the trip's off", "旅行取消了": a plan called off by its kind, not by what it was
+_THE_TRIP = re.compile(r"(?i)\b(?:the |our |my )?(?:trip|holiday|vacation|getaway|flight)(?:'s|’s| is| has been| got)?\s+(?:off|cancell?ed|called off)\b"
+                       r"|(?:旅行|旅游|行程|出行|度假)(?:计划)?(?:取消了|泡汤了|黄了|去不成了|去不了了)")
+_TRAVEL = re.compile(r"(?i)\b(?:trip|fly|flying|flight|travel|hotel|airbnb|holiday|vacation|visit|visiting)\b|[A-Z][a-z]{3,}"
+                     r"|旅|飞|机票|酒店|民宿|去[\u4e00-\u9fff]{2,4}玩")
+
+
+# A pet that died, by its name: "豆豆走了" (of a pet, 走了 is a death), "we said goodbye to
+# pepper", "Biscuit passed away", "had to put Max down".
+_PET_GONE = re.compile(
+    r"(?i)\b(?:said goodbye to|lost|had to put down|put down|buried)\s+(?:our|my)?\s*(?:(?:dog|cat|bunny|rabbit|hamster|boy|girl)\s+)?([a-z][a-z'-]{1,20})\b"
+    r"|\b(?:had to )?put\s+([a-z][a-z'-]{1,20})\s+down\b"
+    r"|\b([a-z][a-z'-]{1,20})\s+(?:passed away|died|crossed the rainbow bridge|is gone)\b"
+    r"|([\u4e00-\u9fff]{2,3}?)(?:昨天|昨晚|今天|今早|前天|上周|早上|半夜)?(?:走了|去世了|没了|去汪星了|去喵星了|当小天使了)"
+)
+_NOT_PET_NAMES = frozenset({"my", "our", "the", "a", "an", "him", "her", "them", "it", "he", "she", "they", "we", "i", "weight", "touch", "track", "power", "everything", "money", "job"})
+
+
+def _pets_gone(text: str) -> set[str]:
+    """The names of the pets `text` says have died, casefolded."""
+    found = {g.casefold() for m in _PET_GONE.finditer(text) for g in m.groups() if g}
+    return {name for name in found if name not in _NOT_PET_NAMES and len(name) >= 2 and name[0] not in "我你他她它咱大"}
+
+
 def _names(text: str) -> set[str]:
     """The people a statement names ("Tamsin", "阿杰"), normalized."""
     found = {w for w in value_words(text) if w[:1].isalpha()}
@@ -128,6 +152,8 @@ class UpdateDecision:
             replaced += self._plans_called_off(said, at, taken())
         if SINGLE.search(said):
             replaced += self._former_partners(at, taken())
+        if gone := _pets_gone(said):
+            replaced += self._of_pets_named(gone, taken())
         if candidate.event_at is not None and RESCHEDULED.search(said):
             message = turn.content if turn is not None and isinstance(turn.content, str) else said
             replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
@@ -190,6 +216,16 @@ class UpdateDecision:
                 taken.add(memory.id)
         return out
 
+    def _of_pets_named(self, names: set[str], taken: set[int]) -> list[Memory]:
+        """"豆豆走了", "we said goodbye to pepper on sunday": what was said of that pet ends."""
+        store = self.service.store
+        out: list[Memory] = []
+        for memory in store.active_by_topics(["user.pet"]) + store.active_by_slot_prefix("user.pet"):
+            if memory.id not in taken and any(name in memory.content.casefold() for name in names):
+                out.append(memory)
+                taken.add(memory.id)
+        return out
+
     def _former_partners(self, at: float, taken: set[int]) -> list[Memory]:
         """"been single since feb": whoever was the partner is no longer."""
         store = self.service.store
@@ -201,9 +237,20 @@ class UpdateDecision:
         return out
 
     def _plans_called_off(self, said: str, at: float, taken: set[int]) -> list[Memory]:
-        """"黄山不去了", "tough mudder's off sadly": the plan that named the same thing is off."""
+        """"黄山不去了", "tough mudder's off sadly": the plan that named the same thing is off;
+        "welp trip's off" names no thing but the trip: the one trip ahead is off."""
         terms = {t for t in value_terms(ENDED.sub(" ", said)) if len(t) >= 3 or not t.isascii()}
-        return self._upcoming_naming(terms, at, taken)
+        named = self._upcoming_naming(terms, at, taken)
+        if any(m.event_at for m in named) or not _THE_TRIP.search(said):
+            return named
+        ahead = [m for m in self.service.store.upcoming(at, at + 400 * 86400, limit=30)
+                 if m.id not in taken and m.created_at < at and m.category is Category.GOAL]
+        trips = [m for m in ahead if _TRAVEL.search(m.content)]
+        days = {m.event_at for m in (trips or ahead)}
+        if len(days) != 1:
+            return []  # which of several? nothing is ended on a guess
+        taken.update(m.id for m in trips or ahead)
+        return named + (trips or ahead)
 
     def _rescheduled(self, message: str, new_day: float, at: float, taken: set[int]) -> list[Memory]:
         """"they bumped me to the 19th": the plan the message is about moves, the old day goes."""

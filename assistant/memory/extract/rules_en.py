@@ -225,10 +225,14 @@ def _tail(rest: str, name: str) -> str:
     return _3p(body)
 
 
+# "me and my sister, Lisbon, May 3-10": a list of the plan's parts, not the sister's name
+_LISTED = re.compile(r"(?i)\s*,\s*(?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|next\b|this\b|tomorrow\b)")
+
+
 def _family(s: Sentence, now: datetime) -> Iterator[Candidate]:
     t = s.text
     m = re.search(rf"(?i:\bmy\s+(?:(?:little|older|younger|big|baby|eldest|oldest|youngest|twin|step|new)\s+)?({_REL})(?:'s name is|s? name is| is called| is named| named| called|,)?\s+)({EN_NAME})\b", t)
-    if m and _name_ok(m.group(2)):
+    if m and _name_ok(m.group(2)) and not _LISTED.match(t[m.end():]):
         rel, name = FAMILY_EN[m.group(1).lower()], m.group(2)
         tail = _tail(t[m.end():], name)
         content = f"User's {m.group(1).lower()} is named {name}" + (f"; {tail}." if tail else ".")

@@ -243,3 +243,56 @@ def test_a_change_said_in_other_words_still_supersedes(
     say(profile, clock, after)
     assert stale not in contents(profile)
     assert stale in contents(profile, Status.SUPERSEDED)  # history keeps it
+
+
+def test_a_personal_request_gets_where_the_user_lives_not_what_they_said_after_it(profile: Profile, clock: ManualClock) -> None:
+    # "火锅串串天天吃" and "胖了三斤" continue the city clause and share its topic; the city is 成都
+    say(profile, clock, "我在新加坡上班，这边天天三十多度", "现在在成都，火锅串串天天吃，胖了三斤😂")
+    assert "成都" in prompt(profile, clock, "周末有什么好去处推荐吗")
+
+
+def test_a_new_job_said_before_an_emoji_is_the_users_job(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "first week at Brightline Logistics 🎉 HR portal wants my SSN for the 401k enrolment, its 521-48-9937.")
+    block = prompt(profile, clock, "any tips for surviving my first performance review at work?")
+    assert "Brightline" in block and "9937" not in block
+
+
+def test_a_stranger_at_a_meal_is_not_part_of_the_users_food(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "Grab driver 跟我聊了 40 分钟他女儿的婚礼，我是 vegetarian 但吃鸡蛋和奶")
+    block = prompt(profile, clock, "推荐几个 lounge 里能吃的")
+    assert "vegetarian" in block and "Grab" not in block
+
+
+def test_a_trip_called_off_by_its_kind_ends_the_trip_ahead(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "booked it! me and my sister, Lisbon, May 3-10")
+    clock.advance(timedelta(days=5))
+    say(profile, clock, "welp trip's off, sis broke her ankle skiing 😩 at least we got a refund")
+    assert "Lisbon" not in prompt(profile, clock, "can you help me plan my week of may 4? work is gonna be busy")
+    assert "Lisbon" not in contents(profile) and "Lisbon" in contents(profile, Status.SUPERSEDED)
+    assert "is named Lisbon" not in contents(profile, None)  # a list of the plan's parts names no sister
+
+
+@pytest.mark.parametrize(
+    ("pet", "gone", "new"),
+    [
+        ("我养的仓鼠豆豆最近老是啃笼子，是不是笼子太小了", "豆豆走了，养了两年半，今天早上发现的，好难受", "朋友送了我一只柯基！取名叫可乐"),
+        ("our dog pepper is 14 now and really slowing down on walks", "we said goodbye to pepper on sunday 💔 the house is so quiet",
+         "soooo we adopted a rescue greyhound called Noodle"),
+    ],
+)
+def test_a_pet_that_died_is_no_longer_recalled_as_alive(profile: Profile, clock: ManualClock, pet: str, gone: str, new: str) -> None:
+    say(profile, clock, pet)
+    clock.advance(timedelta(days=20))
+    say(profile, clock, gone)
+    clock.advance(timedelta(days=20))
+    say(profile, clock, new)
+    block = prompt(profile, clock, "帮我推荐点宠物用品" if "豆豆" in gone else "what food should I buy for my dog?")
+    assert pet[:8] not in block and pet[:8] in contents(profile, Status.SUPERSEDED)
+
+
+def test_a_state_said_to_last_a_while_ends(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my left knee's been acting up, physio says no running for like 6 weeks", "I've been vegan for 3 years")
+    clock.advance(timedelta(days=60))
+    profile.memories.maintain(clock.now())
+    active = contents(profile)
+    assert "no running" not in active and "vegan for 3 years" in active
