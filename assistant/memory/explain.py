@@ -75,7 +75,7 @@ TOPICS: dict[str, str] = {
 """Parts of life (a memory's topic or slot, by prefix) as the explanation names them."""
 
 ORIGIN_TEXTS: dict[str, str] = {
-    "chat": "From your message in “{title}”, {when}",
+    "chat": "From your message in the chat “{title}”, {when}",
     "chat_untitled": "From your message in a chat, {when}",
     "chat_deleted": "The chat it came from was deleted.",
     "manual": "Added by hand (memory panel or mnemo memory add), not from a chat.",
@@ -223,11 +223,23 @@ def reasons(why: Why | None, translate: Translate = fill) -> list[str]:
     """One sentence per route that found the memory, then its numbers."""
     if why is None:
         return [translate(TEXTS["no_why"])]
-    out = [_route_text(route, why, translate) for route in why.routes if route in ROUTE_ORDER]
+    out = [_route_text(route, why, translate) for route in why.routes if _counted(route, why)]
     if why.relevance is not None and why.threshold is not None and why.score is not None:
         out.append(translate(TEXTS["score"], relevance=f"{why.relevance:.2f}",
                              threshold=f"{why.threshold:.2f}", score=f"{why.score:.2f}"))
     return out
+
+
+def _counted(route: str, why: Why) -> bool:
+    """Whether a route is worth telling: a known one that added something. The vector route
+    brings every near candidate, also one whose similarity is below the model's floor (0 on
+    the calibrated scale: what the model says of unrelated texts); that one was not found by
+    meaning."""
+    if route == "semantic":
+        return why.similarity >= 0.01
+    if route == "keyword":
+        return why.keyword > 0 or bool(why.words)
+    return route in ROUTE_ORDER
 
 
 def _route_text(route: str, why: Why, translate: Translate) -> str:

@@ -113,13 +113,16 @@ class MemoriesUsedDialog(QDialog):
         origin = item.origin
         words = _esc(origin_text(origin, tr, short_datetime))
         if origin.linked:
-            link = f"<a href='open' style='color:{theme.colors.link}'>{_esc(tr(OPEN_LINK))}</a>"
+            unbroken = _esc(tr(OPEN_LINK)).replace(" ", "&nbsp;")  # the link on one line
+            link = f"<a href='open' style='color:{theme.colors.link}'>{unbroken}</a>"
             words = f"{words} · {link}"
         shown = QLabel(f"<span style='color:{theme.colors.muted}'>{words}</span>")
         shown.setObjectName(f"origin-{item.memory.id}")
         shown.setTextFormat(Qt.TextFormat.RichText)
         shown.setWordWrap(True)
-        shown.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        shown.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
         if origin.linked and origin.session_id is not None and origin.message_id is not None:
             session_id, message_id = origin.session_id, origin.message_id
             shown.linkActivated.connect(lambda _href: self.open_source(session_id, message_id))

@@ -75,6 +75,15 @@ def test_topic_and_profile_routes_name_the_part_of_life() -> None:
     assert plain[0] == TEXTS["cue"]
 
 
+def test_a_route_that_added_nothing_is_not_told() -> None:
+    """The vector route brings near candidates whose similarity is under the model's floor
+    (an English model on Chinese text): that is not "found by meaning"."""
+    hit = Hit(memory("用户喜欢龙井茶", topic="user.likes"), score=0.9, routes=["semantic", "keyword", "cue"],
+              similarity=0.0, keyword=0.0, relevance=0.45, threshold=0.42)
+    lines = reasons(why_of(hit, "有什么推荐"))
+    assert lines == ["Found by the topic of your question: what you like", "Relevance 0.45, threshold 0.42 (rank score 0.90)"]
+
+
 def test_a_pinned_memory_given_anyway_has_no_score_line() -> None:
     why = why_of(pinned_hit(memory("Always answer in English", pinned=True)), "你好")
     assert why.relevance is None and reasons(why) == [TEXTS["pinned"]]
@@ -118,7 +127,7 @@ def test_where_a_memory_came_from(
     assert origin.linked == (kind == "chat")
     text = origin_text(origin, when=lambda _ts: "yesterday")
     if kind == "chat":
-        assert text == "From your message in “Trip plans”, yesterday"
+        assert text == "From your message in the chat “Trip plans”, yesterday"
     elif kind in ("app", "other"):
         assert who in text
     else:
