@@ -21,6 +21,11 @@ def open_why(qtbot: Any, window: Any, bubble: Any) -> MemoriesUsedDialog:
     return dialog
 
 
+def on_screen(transcript: Any, bubble: Any) -> bool:
+    top = bubble.mapTo(transcript.viewport(), QPoint(0, 0)).y()
+    return 0 <= top < transcript.viewport().height()
+
+
 def test_the_why_view_shows_routes_and_score_and_says_when_there_is_no_source(
     qtbot: Any, make_window: Any, seed: Any
 ) -> None:
@@ -60,12 +65,7 @@ def test_the_source_link_opens_the_other_chat_at_that_message(qtbot: Any, window
     assert window.chat.sidebar.current_id() == first
     assert bubble.property("highlighted") is True and window.chat.transcript.highlighted is bubble
     transcript = window.chat.transcript
-
-    def on_screen() -> bool:
-        top = bubble.mapTo(transcript.viewport(), QPoint(0, 0)).y()
-        return 0 <= top < transcript.viewport().height()
-
-    qtbot.waitUntil(on_screen, timeout=5000)
+    qtbot.waitUntil(lambda: on_screen(transcript, bubble), timeout=5000)
     assert transcript.verticalScrollBar().value() < transcript.verticalScrollBar().maximum()
 
 
@@ -80,3 +80,49 @@ def test_a_deleted_source_chat_is_said_not_linked(qtbot: Any, window: Any) -> No
     assert any("The chat it came from was deleted." in t for t in texts), texts
     assert not any("href" in t for t in texts)
     dialog.close()
+
+
+def test_the_link_reaches_a_message_older_than_the_first_page(
+    qtbot: Any, make_window: Any, profile: Any, seed: Any
+) -> None:
+    """A long chat opens at its newest messages; the source is built back to, then shown."""
+    from assistant.chat.history import ConversationStore
+    from ui.chat.transcript import FIRST_PAGE
+
+    store = ConversationStore(profile.db, profile.name)
+    old = store.create_session("old-chat", "A long chat", False, 1000.0)
+    said = [store.add_message(old.id, role, f"{role} line {n}", 1000.0 + n)
+            for n in range(FIRST_PAGE + 20) for role in ("user", "assistant")]
+    source = said[0]
+    memory = seed("My cat Momo loves tuna", entities=["Momo"], session_id=old.id, source_message_id=source.id)
+    window = make_window()
+    send(qtbot, window, "What should I buy for Momo?")
+    dialog = open_why(qtbot, window, window.chat.bubbles[-1])
+    label = dialog.origin_labels[memory.id]
+    assert "“A long chat”" in label.text() and "href" in label.text()
+    with qtbot.waitSignal(window.chat.transcript.revealed, timeout=20000) as revealed:
+        label.linkActivated.emit("open")
+    bubble = revealed.args[0]
+    transcript = window.chat.transcript
+    assert window.chat.session_id == old.id and bubble.message_id == source.id
+    assert transcript.bubbles[0] is bubble  # built back to the first message
+    qtbot.waitUntil(lambda: on_screen(transcript, bubble), timeout=5000)
+
+
+def test_while_a_reply_streams_the_link_says_to_wait(qtbot: Any, window: Any, fake_ollama: Any) -> None:
+    import threading
+
+    from tests.fakes.fake_ollama import ScriptedReply
+
+    send(qtbot, window, "My cat Momo loves tuna.")
+    first, source_id = window.chat.session_id, window.chat.bubbles[0].message_id
+    qtbot.mouseClick(window.chat.sidebar.new_button, Qt.MouseButton.LeftButton)
+    gate = threading.Event()
+    fake_ollama.script(ScriptedReply("a long answer " * 50, chunk_size=4, gate=gate))
+    with qtbot.waitSignal(window.chat.reply_finished, timeout=20000):
+        window.chat.send("What should I buy for Momo?")
+        assert window.chat.busy
+        window.chat.open_message(first, source_id)
+        assert window.chat.session_id != first  # the streaming chat stays on screen
+        assert window.chat.info.isVisible() and "reply is on its way" in window.chat.info.text()
+        gate.set()

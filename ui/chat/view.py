@@ -217,7 +217,10 @@ class ChatView(QWidget):
     def open_message(self, session_id: str, message_id: int) -> None:
         """Open a saved chat at one of its messages (a memory's source): the message is
         scrolled into view and briefly highlighted."""
-        if self.engine is None or self.busy:
+        if self.engine is None:
+            return
+        if self.busy:  # the chat on screen is streaming a reply: it stays
+            self.show_info(tr("A reply is on its way: open the message again when it is done."))
             return
         self.sidebar.select(session_id)
         if session_id == self.session_id and self._loading is None and self.transcript.reveal(message_id):
