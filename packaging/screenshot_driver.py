@@ -121,6 +121,7 @@ def main(out_dir: str) -> int:
         print(f"window shown after {visible_at:.2f} s; profile open after {ready[0]:.2f} s")
         welcome(tools)
         conversation(tools)
+        why_view(tools)
         return 0
     finally:
         window.close()
@@ -223,6 +224,51 @@ def conversation(t: Tools) -> None:
     window.resize(600, 400)
     t.shot(window, "chat-en-600x400.png")
     window.resize(1180, 780)
+
+
+def why_view(t: Tools) -> None:
+    """"Why this memory": a new chat asks about what an earlier one said; the popup tells why
+    each memory was chosen (zh and en, light and dark), and its link opens the earlier chat
+    at that message, highlighted."""
+    from PySide6.QtWidgets import QLabel
+
+    from ui.i18n import set_language
+    from ui.theme import theme
+
+    window = t.window
+
+    def popup(name: str) -> None:
+        window.chat.dialog = None
+        window.chat.show_memories_used(window.chat.bubbles[-1])
+        t.wait_until(lambda: window.chat.dialog is not None and window.chat.dialog.isVisible())
+        t.screen_shot(name)
+
+    asked = (("zh", "我喜欢喝什么茶？有推荐吗", "龙井"), ("en", "What am I allergic to? Any dinner ideas?", "allergic"))
+    for language, question, source in asked:
+        set_language(language)
+        window.chat.new_session()
+        t.say(question)
+        for scheme in ("light", "dark"):
+            theme.apply(scheme)
+            popup(f"why-{language}-{scheme}.png")
+            if scheme == "light":
+                window.chat.dialog.close()
+        theme.apply("light")
+        dialog = window.chat.dialog
+        linked = [label for memory_id, label in dialog.origin_labels.items()
+                  if "href" in label.text() and source in dialog.rows[memory_id].findChild(QLabel).text()]
+        if not linked:
+            print(f"warning: no memory of the {language} question links to a message; why-jump-{language} not taken")
+            dialog.close()
+            continue
+        revealed: list[Any] = []
+        window.chat.transcript.revealed.connect(revealed.append)
+        linked[0].linkActivated.emit("open")
+        t.wait_until(lambda got=revealed: bool(got))
+        window.chat.transcript.revealed.disconnect(revealed.append)
+        t.settle(100)  # inside the highlight's time
+        t.shot(window, f"why-jump-{language}-light.png")
+    set_language("en")
 
 
 if __name__ == "__main__":

@@ -219,6 +219,9 @@ def chat_style(c: Colors) -> str:
         f"QLabel#bubbleNote {{ color:{c.note}; }}"
         f"QPushButton#memoriesUsed {{ color:{c.link}; text-align:left; padding:0; border:none; }}"
         f"QPushButton#memoriesUsed:hover {{ text-decoration:underline; }}"
+        # the message a memory came from, just opened from "memories used"
+        f"QFrame#userBubble[highlighted=\"true\"], QFrame#assistantBubble[highlighted=\"true\"]"
+        f" {{ background:{c.info_bg}; border:2px solid {c.accent}; border-radius:14px; }}"
     )
 
 

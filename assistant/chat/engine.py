@@ -29,14 +29,14 @@ from assistant.chat.background import BackgroundRunner, IdleTimer, ThreadingIdle
 from assistant.chat.history import ConversationStore
 from assistant.chat.prompt import PromptPlan, build_prompt, check_message_fits
 from assistant.chat.summary import Summarizer
-from assistant.chat.types import MessageStatus, Session, StoredMessage, TurnResult
+from assistant.chat.types import MessageStatus, Session, StoredMessage, TurnResult, UsedMemory
 from assistant.clock import Clock, to_ts
 from assistant.errors import InputError, MnemoError, NotFoundError
 from assistant.llm.backend import ChatBackend, ChatMessage, ChatResult, Role
 from assistant.llm.errors import LLMError, StreamInterrupted
 from assistant.llm.extraction import ExtractionOutcome, LLMExtractor, SourceMessage
-from assistant.memory.api import block_language, storable
-from assistant.memory.types import Action, Change, Memory, Turn
+from assistant.memory.api import Origin, block_language, origin_of, storable, why_of
+from assistant.memory.types import Action, Change, Hit, Memory, Turn
 
 if TYPE_CHECKING:
     from assistant.app import Profile
@@ -241,23 +241,24 @@ class ChatEngine:
         on_token: Callable[[str], None] | None,
         cancel: threading.Event | None,
     ) -> TurnResult:
-        """Recall, prompt, stream and store the reply to a stored user message."""
-        plan, memories = self.prepare_prompt(
-            session_id, user_message.content, now, use_memory=use_memory, exclude_id=user_message.id
-        )
+        """Recall, prompt, stream and store the reply to a stored user message (with why each
+        memory in its prompt was chosen)."""
+        plan, hits = self._prepare(session_id, user_message.content, now, use_memory, user_message.id)
         reply = self._stream(plan.messages, plan.expected_tokens, on_token, cancel)
         status: MessageStatus = "partial" if reply.partial else ("error" if reply.error and not reply.text else "complete")
+        by_id = {h.memory.id: h for h in hits}
+        why = {i: why_of(by_id[i], user_message.content) for i in plan.injected_ids if i in by_id}
         assistant_message = self.history.add_message(
             session_id, "assistant", self.memories.mask_known(reply.text), to_ts(self.clock.now()),
-            status=status, injected_ids=plan.injected_ids,
+            status=status, injected_ids=plan.injected_ids, injected_why=why,
         )
-        by_id = {m.id: m for m in memories}
         return TurnResult(
             user_message_id=user_message.id,
             assistant_message_id=assistant_message.id,
             reply=reply.text,
             partial=reply.partial,
-            injected=[by_id[i] for i in plan.injected_ids if i in by_id],
+            injected=[by_id[i].memory for i in plan.injected_ids if i in by_id],
+            injected_why=why,
             error=reply.error,
             truncated_prompt=bool(reply.result and reply.result.truncated_prompt),
             dropped_turns=plan.dropped_turns,
@@ -270,7 +271,15 @@ class ChatEngine:
 
         Returns the plan and the memories it could draw on (pinned first, then recalled).
         """
-        memories = self._memories_for(text, now) if use_memory else []
+        plan, hits = self._prepare(session_id, text, now, use_memory, exclude_id)
+        return plan, [h.memory for h in hits]
+
+    def _prepare(
+        self, session_id: str, text: str, now: datetime, use_memory: bool, exclude_id: int | None
+    ) -> tuple[PromptPlan, list[Hit]]:
+        """`prepare_prompt`, with the recall hits (why each memory was found)."""
+        hits = self.memories.recall_hits(text, now, k=self.settings.recall_k) if use_memory else []
+        memories = [h.memory for h in hits]
         summary, upto = self.history.summary(session_id)
         earlier: list[tuple[Role, str]] = [
             (_role(m.role), m.content)
@@ -293,12 +302,32 @@ class ChatEngine:
                 "prompt budget (num_ctx=%d): dropped %d turns, summary dropped=%s",
                 self.settings.num_ctx, plan.dropped_turns, plan.summary_dropped,
             )
-        return plan, memories
+        return plan, hits
 
     def injected_for(self, message_id: int) -> list[Memory]:
         """The memories that were in the prompt of this reply (those that still exist)."""
         message = self.history.message(message_id)
         return self.memories.get_many(message.injected_ids)
+
+    def memories_used(self, message_id: int) -> list[UsedMemory]:
+        """`injected_for` with why each memory was chosen and where it came from (the chat
+        and message it was said in, while they exist)."""
+        message = self.history.message(message_id)
+        return [
+            UsedMemory(memory, message.injected_why.get(memory.id), self._origin(memory))
+            for memory in self.memories.get_many(message.injected_ids)
+        ]
+
+    def _origin(self, memory: Memory) -> Origin:
+        details = self.memories.details(memory.id)
+        source, title = details.source, ""
+        if source is not None:
+            try:
+                title = self.history.session(source.session_id).title
+            except NotFoundError:  # its chat is being deleted
+                source = None
+        found = (source.session_id, source.id, source.created_at) if source is not None else None
+        return origin_of(memory, details.history, found, title)
 
     # -- forgetting and undo ----------------------------------------------------------------
 
@@ -389,10 +418,6 @@ class ChatEngine:
             if message.role == "user":
                 return None
         return None
-
-    def _memories_for(self, query: str, now: datetime) -> list[Memory]:
-        """Pinned memories first, then the recalled ones (no duplicates)."""
-        return self.memories.recall(query, now, k=self.settings.recall_k)
 
     def _stream(
         self,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from assistant.chat.types import MessageStatus, Session, StoredMessage
 from assistant.errors import NotFoundError
-from assistant.memory.api import Database, index_text, storable
+from assistant.memory.api import Database, Why, index_text, storable
 
 TEMP_ID_BASE = 10**15
 """Ids of temporary messages start here (they never reach the database)."""
@@ -138,22 +138,25 @@ class ConversationStore:
         *,
         status: MessageStatus = "complete",
         injected_ids: list[int] | None = None,
+        injected_why: dict[int, Why] | None = None,
     ) -> StoredMessage:
-        """Store one message (already masked) and touch its session."""
+        """Store one message (already masked) and touch its session; `injected_why` says why
+        each injected memory was chosen."""
         content = storable(content)
         injected = list(injected_ids or [])
+        why = {i: w for i, w in (injected_why or {}).items() if i in injected}
         with self._lock:
             temp = self._temp.get(session_id)
             if temp is not None:
-                message = StoredMessage(next(self._temp_ids), session_id, role, content, status, injected, now)
+                message = StoredMessage(next(self._temp_ids), session_id, role, content, status, injected, now, why)
                 temp.messages.append(message)
                 temp.session = replace(temp.session, updated_at=now)
                 return message
         with self.db.atomic():
             cur = self.db.execute(
-                "INSERT INTO messages(profile_id, session_id, role, content, status, injected_ids, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (self.profile_id, session_id, role, content, status, json.dumps(injected), now),
+                "INSERT INTO messages(profile_id, session_id, role, content, status, injected_ids, injected_why,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.profile_id, session_id, role, content, status, json.dumps(injected), _why_json(why), now),
             )
             message_id = int(cur.lastrowid or 0)
             if content:
@@ -162,7 +165,7 @@ class ConversationStore:
                 "UPDATE sessions SET updated_at = ? WHERE id = ? AND profile_id = ?",
                 (now, session_id, self.profile_id),
             )
-        return StoredMessage(message_id, session_id, role, content, status, injected, now)
+        return StoredMessage(message_id, session_id, role, content, status, injected, now, why)
 
     def delete_message(self, message_id: int) -> None:
         """Delete one message and its search row (a failed reply that is being asked again)."""
@@ -255,4 +258,26 @@ def _row_to_message(row: sqlite3.Row) -> StoredMessage:
         status=row["status"],
         injected_ids=[int(i) for i in json.loads(row["injected_ids"] or "[]")],
         created_at=float(row["created_at"]),
+        injected_why=_why_of_row(row["injected_why"]),
     )
+
+
+def _why_json(why: dict[int, Why]) -> str | None:
+    return json.dumps({str(i): w.to_json() for i, w in why.items()}, ensure_ascii=False) if why else None
+
+
+def _why_of_row(text: str | None) -> dict[int, Why]:
+    """What `_why_json` stored; a damaged value reads as no explanation, never as an error
+    (the reply and its memories still open)."""
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    out: dict[int, Why] = {}
+    for key, value in data.items():
+        why = Why.from_json(value)
+        if why is not None and key.isdigit():
+            out[int(key)] = why
+    return out

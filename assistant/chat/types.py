@@ -9,7 +9,7 @@ from assistant.errors import MnemoError
 from assistant.memory.types import Change, Memory
 
 if TYPE_CHECKING:
-    from assistant.memory.api import ForgetRequest
+    from assistant.memory.api import ForgetRequest, Origin, Why
 
 MessageStatus = Literal["complete", "partial", "error"]
 
@@ -30,7 +30,8 @@ class StoredMessage:
     """A message as stored: `content` has its sensitive values masked (the vault holds them).
 
     `status` is 'partial' when the reply was cut or cancelled, 'error' when the backend
-    failed before any text arrived (the content is then empty).
+    failed before any text arrived (the content is then empty). `injected_why` says why each
+    injected memory was chosen (empty for replies stored before it was kept).
     """
 
     id: int
@@ -40,6 +41,17 @@ class StoredMessage:
     status: MessageStatus
     injected_ids: list[int]
     created_at: float
+    injected_why: dict[int, Why] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class UsedMemory:
+    """One memory under a reply ("memories used"): why it was chosen (None when the reply
+    did not record it) and where it came from."""
+
+    memory: Memory
+    why: Why | None
+    origin: Origin
 
 
 @dataclass
@@ -52,6 +64,7 @@ class TurnResult:
         reply: The reply text as the model wrote it (what was streamed).
         partial: The reply was cut (stream broke) or cancelled.
         injected: The memories placed in the prompt ("memories used").
+        injected_why: Why each of them was chosen, by memory id (see `UsedMemory`).
         changes: What rule extraction stored or changed from the user's message.
         forget_request: The user asked to forget something: the matches, to confirm.
         error: The backend failure, if any (with a message and a hint).
@@ -65,6 +78,7 @@ class TurnResult:
     reply: str
     partial: bool = False
     injected: list[Memory] = field(default_factory=list)
+    injected_why: dict[int, Why] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
     forget_request: ForgetRequest | None = None
     error: MnemoError | None = None

@@ -19,6 +19,7 @@ from assistant.chat.types import Session, TurnResult
 from assistant.cli.common import repair_progress
 from assistant.config import load_settings
 from assistant.llm.ollama_backend import OllamaBackend
+from assistant.memory.api import origin_text, reasons
 from assistant.memory.types import Action, Memory
 
 HELP = "Commands: /memories  /forget TEXT  /temp  /new  /quit  (end of input also quits)"
@@ -106,11 +107,13 @@ class TerminalChat:
         if self.last_reply_id is None:
             self._say("No reply yet in this chat.")
             return
-        used = self.engine.injected_for(self.last_reply_id)
+        used = self.engine.memories_used(self.last_reply_id)
         if not used:
             self._say("The last reply used no memories.")
-        for memory in used:
-            self._say(_memory_line(memory))
+        for item in used:  # each with why it was chosen and where it came from
+            self._say(_memory_line(item.memory))
+            for line in [*reasons(item.why), origin_text(item.origin)]:
+                self._say(f"      {line}")
 
     def _forget(self, target: str) -> None:
         if not target:

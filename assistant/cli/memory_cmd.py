@@ -21,7 +21,7 @@ from assistant.cli.common import (
 )
 from assistant.clock import iso
 from assistant.errors import InputError
-from assistant.memory.api import Details, PassphraseNeeded
+from assistant.memory.api import Details, PassphraseNeeded, reasons, why_fields, why_of
 from assistant.memory.types import Category, Hit, Memory, Status, Turn
 
 
@@ -60,7 +60,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hit_dict(hit: Hit) -> dict[str, Any]:
+def _hit_dict(hit: Hit, query: str, explain: bool) -> dict[str, Any]:
+    if explain:  # the routes and score, with why in words and the threshold
+        return {**memory_dict(hit.memory), **why_fields(why_of(hit, query))}
     return {**memory_dict(hit.memory), "score": hit.score, "routes": hit.routes}
 
 
@@ -70,12 +72,14 @@ def cmd_search(args: argparse.Namespace) -> int:
         now = profile.clock.now()
         hits, block = profile.memories.injected(query, now, k=args.k)
         if args.json:
-            print_json({"query": query, "injected": [_hit_dict(h) for h in hits], "block": block})
+            print_json({"query": query, "injected": [_hit_dict(h, query, args.explain) for h in hits], "block": block})
         elif not hits:
             print("Nothing would be injected for this question.")
         else:
             for hit in hits:
                 print(f"#{hit.memory.id:<5} score {hit.score:.3f}  via {','.join(hit.routes):<28} {hit.memory.content}")
+                if args.explain:
+                    print("".join(f"       {line}\n" for line in reasons(why_of(hit, query))), end="")
     return 0
 
 
@@ -307,6 +311,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = add("search", cmd_search, "what would be injected for a question (the read path)")
     p.add_argument("query", help="the question ('-' reads standard input)")
     p.add_argument("-k", type=bounded_int(0, 50), default=None, help="at most this many (default from settings)")
+    p.add_argument("--explain", action="store_true", help="say why each memory was chosen (routes, score, threshold)")
     p = add("add", cmd_add, "add a memory by hand")
     p.add_argument("text")
     p.add_argument("--category", default="fact", choices=categories)

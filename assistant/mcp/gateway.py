@@ -17,7 +17,15 @@ from typing import Any, Protocol, TypeVar
 from assistant.clock import Clock, iso, to_ts
 from assistant.errors import InputError, MnemoError
 from assistant.mcp.consent import ConsentBook, Outcome, Permission
-from assistant.memory.api import MAX_CONTENT_CHARS, VAULT_REF, Database, ForgetPlan, Memories
+from assistant.memory.api import (
+    MAX_CONTENT_CHARS,
+    VAULT_REF,
+    Database,
+    ForgetPlan,
+    Memories,
+    why_fields,
+    why_of,
+)
 from assistant.memory.types import Category, Kind, Memory, Status
 
 log = logging.getLogger("mnemo.mcp")
@@ -84,12 +92,17 @@ class MemoryGateway:
     # -- the tools ---------------------------------------------------------------------
 
     def search(self, client: str, query: str, k: int = 5) -> dict[str, Any]:
-        """What the chat's read path would use for `query` (pinned first, then recalled)."""
+        """What the chat's read path would use for `query` (pinned first, then recalled), each
+        with why it was chosen: `why` in words, `routes`, `relevance`, `threshold`, `score`."""
 
         def run(_permission: Permission) -> Answer:
             text = _bounded_text(query, MAX_QUERY_CHARS, "query")
-            found = self._memories.recall(text, self._now(), k=_bounded(k, 1, MAX_K, "k"))
-            return self._listing(found)
+            hits = self._memories.recall_hits(text, self._now(), k=_bounded(k, 1, MAX_K, "k"))
+            answer = self._listing([h.memory for h in hits])
+            for shown, hit in zip(answer.value["memories"], hits, strict=True):
+                why = why_fields(why_of(hit, text))
+                shown.update(why, why=self._memories.mask_known(why["why"]))
+            return answer
 
         return self._call(client, "search_memories", Permission.READ, run)
 

@@ -77,7 +77,8 @@ def build_server(gateway: MemoryGateway) -> MCPServer[Any]:
 
     @server.tool(description="Find what Mnemo remembers about the user that bears on `query` (the same "
                  "memories Mnemo's own chat would use: pinned ones, then those relevant enough). "
-                 "Returns JSON: memories with id, text, category, when.")
+                 "Returns JSON: memories with id, text, category, when, and why each was chosen "
+                 "(why: in words; routes; relevance against threshold; score).")
     async def search_memories(query: str, k: int = 5) -> str:
         return await _run(functools.partial(gateway.search, _client(), query, k), ToolError)
 

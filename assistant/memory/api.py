@@ -43,6 +43,7 @@ from assistant.memory.embedder import (
     EmbedderState,
     SentenceTransformerEmbedder,
 )
+from assistant.memory.explain import pinned_hit
 from assistant.memory.inject import block_language, render_block
 from assistant.memory.keys import KeyManager, keyfile_warning
 from assistant.memory.listing import MemoryQuery, Page, fetch_page
@@ -532,14 +533,19 @@ class Memories:
 
     def recall(self, query: str, now: datetime, k: int | None = None) -> builtins.list[Memory]:
         """The memories for a prompt: the pinned ones (live, unexpired) first, then recalled."""
+        return [hit.memory for hit in self.recall_hits(query, now, k)]
+
+    def recall_hits(self, query: str, now: datetime, k: int | None = None) -> builtins.list[Hit]:
+        """`recall` as hits, for why each was chosen (`why_of`): a pinned memory the read path
+        did not score comes as a hit of the route "pinned" alone."""
         now_ts = to_ts(now)
         pinned = [
             m for m in self._service.memories(self._store.pinned_ids())
             if m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > now_ts)
         ]
-        hits = self._parts.recaller.recall(query, now, k=k)
-        seen = {m.id for m in pinned}
-        return pinned + [h.memory for h in hits if h.memory.id not in seen]
+        hits = {h.memory.id: h for h in self._parts.recaller.recall(query, now, k=k)}
+        first = [hits.pop(m.id) if m.id in hits else pinned_hit(m) for m in pinned]
+        return first + list(hits.values())
 
     def injected(self, query: str, now: datetime, k: int | None = None) -> tuple[builtins.list[Hit], str]:
         """What a question would put in the prompt: the hits and the memory block's text."""
@@ -646,6 +652,16 @@ from assistant.memory.embedder import (  # noqa: E402
     bundled_model_path,
     model_on_path,
 )
+from assistant.memory.explain import (  # noqa: E402
+    Origin,
+    Why,
+    origin_of,
+    origin_text,
+    reasons,
+    summary,
+    why_fields,
+    why_of,
+)
 from assistant.memory.extract.validate import garbage_problem  # noqa: E402
 from assistant.memory.maintain import STEPS as MAINTENANCE_STEPS  # noqa: E402
 from assistant.memory.sensitive import redact_masked  # noqa: E402
@@ -659,6 +675,7 @@ __all__ += [
     "MaintenanceBusyError", "MaintenanceReport", "MaintenanceStopped", "NewMemory", "RecallOptions", "Summarize",
     "SentenceTransformerEmbedder", "block_language", "bundled_model_path", "garbage_problem",
     "index_text", "model_on_path", "redact_masked", "render_block", "storable",
+    "Origin", "Why", "origin_of", "origin_text", "reasons", "summary", "why_fields", "why_of",  # explain.py
 ]
 
 

@@ -189,7 +189,8 @@ class Recaller:
             relevance, order = self._rank(live, q.feats, q.now_ts, context_ids=lead + extra)
         hits = [
             Hit(memory=live[i], score=round(order[i], 4), routes=sorted(q.feats[i].routes),
-                similarity=q.feats[i].similarity, keyword=q.feats[i].keyword)
+                similarity=q.feats[i].similarity, keyword=q.feats[i].keyword,
+                relevance=round(relevance[i], 4), threshold=threshold)
             for i in live if relevance[i] >= threshold
         ]
         hits.sort(key=lambda h: (-h.score, h.memory.id))

@@ -179,4 +179,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX IF NOT EXISTS mcp_access_at ON mcp_access(profile_id, at);
     """,
+    # 8 ("why this memory"; 7 is another branch's, merged before it): why each memory under a
+    # reply was chosen — its routes, relevance against the threshold, what of the question
+    # matched (memory/explain.py `Why`) — as JSON {memory id: why}. NULL for older replies.
+    """
+    ALTER TABLE messages ADD COLUMN injected_why TEXT;
+    """,
 ]

@@ -131,10 +131,16 @@ class Change:
 
 @dataclass
 class Hit:
-    """A recalled memory with its fused score and the routes that found it."""
+    """A recalled memory with its fused score and the routes that found it.
+
+    `score` orders the hits; `relevance` is what had to reach `threshold` for the memory to be
+    used at all (see recall.py; explain.py puts both in words).
+    """
 
     memory: Memory
     score: float
     routes: list[str]
     similarity: float = 0.0
     keyword: float = 0.0
+    relevance: float | None = None  # None: not scored by recall (a pinned memory given anyway)
+    threshold: float | None = None

@@ -64,6 +64,10 @@ def literals() -> set[str]:
 
     found |= {text for _value, text in PERMISSIONS} | set(OUTCOMES.values())
     found |= set(MODEL_NOTES.values()) | {text for point in POINTS for text in point}
+    from assistant.memory.explain import ORIGIN_TEXTS, TEXTS, TOPICS  # the why view's templates
+    from ui.chat.memories_used import OPEN_LINK
+
+    found |= set(TEXTS.values()) | set(TOPICS.values()) | set(ORIGIN_TEXTS.values()) | {OPEN_LINK}
     return found
 
 

@@ -46,6 +46,14 @@ def test_chat_through_a_pipe(fake_ollama: FakeOllama, monkeypatch: pytest.Monkey
     assert "Traceback" not in err
 
 
+def test_memories_says_why_each_was_used(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
+    code, out, err = run(["chat"], "I work as a nurse in Lisbon.\n/new\nWhat is my job?\n/memories\n", monkeypatch, capsys)
+    assert code == 0, err
+    assert "Relevance " in out and "threshold 0.42" in out
+    assert "From your message in a chat, " in out  # terminal chats have no title
+
+
 def test_model_flag_wins_and_a_missing_model_names_the_pull_command(
     fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]  # noqa: F811
 ) -> None:

@@ -146,6 +146,12 @@ class MessageBubble(QFrame):
         else:  # "…" while a reply is on its way
             self.body.set_markdown(self._shown if self._shown else "…")
 
+    def set_highlighted(self, on: bool) -> None:
+        """Mark the message the user jumped to (a memory's source); the style sheet draws it."""
+        self.setProperty("highlighted", on)
+        self.style().unpolish(self)
+        self.style().polish(self)
+
     def set_note(self, text: str) -> None:
         self.note.setText(text)
         self.note.setVisible(bool(text))

@@ -66,11 +66,15 @@ USER_INDENT = 56
 
 MESSAGE_SPACING = 16
 
+HIGHLIGHT_MS = 2500
+"""A message the user jumped to (a memory's source) stays highlighted this long."""
+
 
 class Transcript(QScrollArea):
     """The bubbles of one chat; `bubbles` is in transcript order, the newest last."""
 
     loaded = Signal()  # the newest messages of the chat given to `show_messages` are built
+    revealed = Signal(object)  # the MessageBubble scrolled to and highlighted (`reveal`)
     memories_clicked = Signal(object)  # the MessageBubble whose "memories used" was clicked
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -116,6 +120,13 @@ class Transcript(QScrollArea):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._work)
+        self._focus: int | None = None  # the message to reveal once its page is built
+        self.highlighted: MessageBubble | None = None
+        self._highlight_timer = QTimer(self)
+        self._highlight_timer.setObjectName("transcript highlight")
+        self._highlight_timer.setSingleShot(True)
+        self._highlight_timer.setInterval(HIGHLIGHT_MS)
+        self._highlight_timer.timeout.connect(self._unhighlight)
 
     def _restyle(self) -> None:
         self._content.setStyleSheet(chat_style(theme.colors))
@@ -166,12 +177,42 @@ class Transcript(QScrollArea):
 
     # -- contents ----------------------------------------------------------------------
 
-    def show_messages(self, messages: Sequence[StoredMessage]) -> None:
-        """Show a saved chat: its newest messages soon, at the bottom; older ones on the way up."""
+    def show_messages(self, messages: Sequence[StoredMessage], focus: int | None = None) -> None:
+        """Show a saved chat: its newest messages soon, at the bottom; older ones on the way up.
+
+        With `focus` (a message id), the first page reaches back to that message, and the
+        view goes to it once built (`reveal`).
+        """
         self.clear()
         self._older = list(messages)
         self._first_page = True
-        self._start_page(FIRST_PAGE)
+        ids = [m.id for m in messages]
+        self._focus = focus if focus in ids else None
+        first = FIRST_PAGE if self._focus is None else max(FIRST_PAGE, len(ids) - ids.index(self._focus))
+        self._start_page(first)
+
+    def reveal(self, message_id: int) -> bool:
+        """Scroll to a built message and highlight it for a moment; False if it is not built."""
+        bubble = next((b for b in self.bubbles if b.message_id == message_id), None)
+        row = bubble.parentWidget() if bubble is not None else None
+        if bubble is None or row is None:
+            return False
+        self._unhighlight()
+        # Kept in place as the rows around it are laid out (`_range_changed`).
+        self._at_bottom, self._anchor, self._anchor_offset = False, row, MESSAGE_SPACING
+        self._scroll_to(self._top(row) - MESSAGE_SPACING)
+        self.highlighted = bubble
+        bubble.set_highlighted(True)
+        self._highlight_timer.start()
+        self._view_changed()
+        self.revealed.emit(bubble)
+        return True
+
+    def _unhighlight(self) -> None:
+        self._highlight_timer.stop()
+        if self.highlighted is not None and self.highlighted in self.bubbles:
+            self.highlighted.set_highlighted(False)
+        self.highlighted = None
 
     def append(self, role: str, text: str) -> MessageBubble:
         """A new message at the bottom; the view goes there and follows it."""
@@ -194,6 +235,7 @@ class Transcript(QScrollArea):
     def clear(self) -> None:
         """Nothing on screen at once; the rows are deleted a few a slice (see `_delete_some`)."""
         self._older, self._to_build, self._first_page = [], 0, False
+        self._unhighlight()
         for page in self._pages:
             self._layout.removeWidget(page)
             page.hide()
@@ -254,6 +296,9 @@ class Transcript(QScrollArea):
     def _page_built(self) -> None:
         if self._first_page:
             self._first_page = False
+            if self._focus is not None:
+                self.reveal(self._focus)
+                self._focus = None
             self.loaded.emit()
         self._load_older_if_near_top()
 
@@ -383,6 +428,7 @@ class Transcript(QScrollArea):
         """Nothing is built while hidden (a hidden widget is not laid out: building would pile
         up one long layout pass for when it is shown); this also stops the timer at close."""
         self._timer.stop()
+        self._unhighlight()
         super().hideEvent(event)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from assistant.chat.types import UsedMemory
 from assistant.errors import MnemoError, NotFoundError
+from assistant.memory.api import Origin
 from ui.chat.bubble import MessageBubble
 from ui.chat.composer import Composer
 from ui.chat.error_banner import ErrorBanner
@@ -212,11 +214,25 @@ class ChatView(QWidget):
         self.turns.forget_failed()
         self.transcript.clear()
 
-    def open_session(self, session_id: str) -> None:
+    def open_message(self, session_id: str, message_id: int) -> None:
+        """Open a saved chat at one of its messages (a memory's source): the message is
+        scrolled into view and briefly highlighted."""
+        if self.engine is None:
+            return
+        if self.busy:  # the chat on screen is streaming a reply: it stays
+            self.show_info(tr("A reply is on its way: open the message again when it is done."))
+            return
+        self.sidebar.select(session_id)
+        if session_id == self.session_id and self._loading is None and self.transcript.reveal(message_id):
+            return
+        self.open_session(session_id, focus=message_id)
+
+    def open_session(self, session_id: str, focus: int | None = None) -> None:
         """Show a saved chat; `transcript_loaded` once its newest messages are on screen.
 
         The rows are fetched whole (cheap); the bubbles are built a few at a time by the
-        transcript, newest first, and older ones as the user scrolls up.
+        transcript, newest first, and older ones as the user scrolls up. With `focus`, the
+        view goes to that message instead of the newest (see `Transcript.show_messages`).
         """
         engine = self.engine
         if engine is None or self.busy:
@@ -234,7 +250,7 @@ class ChatView(QWidget):
                 self._loading = None
             if session_id != self.session_id:  # another chat was opened (or this one deleted)
                 return
-            self.transcript.show_messages(messages)
+            self.transcript.show_messages(messages, focus=focus)
             self._offer_retry(messages)
 
         def failed(exc: BaseException) -> None:
@@ -361,18 +377,21 @@ class ChatView(QWidget):
     # -- memories ----------------------------------------------------------------------
 
     def show_memories_used(self, bubble: MessageBubble) -> None:
-        def shown(memories: list[Memory]) -> None:
-            dialog = MemoriesUsedDialog(self._core, memories, self)
+        """The memories of a reply, why each was chosen, and where it came from."""
+
+        def shown(used: list[UsedMemory]) -> None:
+            dialog = MemoriesUsedDialog(self._core, used, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.source_requested.connect(self.open_message)
             self.dialog = dialog
             dialog.open()
 
         engine, message_id = self.engine, bubble.message_id
         if message_id is not None and engine is not None:
             # Re-read: a memory shown earlier may have been edited or deleted since.
-            self._core.run(lambda: engine.injected_for(message_id), shown)
-        else:
-            shown(list(bubble.injected or []))
+            self._core.run(lambda: engine.memories_used(message_id), shown)
+        else:  # a reply that was never stored
+            shown([UsedMemory(m, None, Origin("unknown")) for m in bubble.injected or []])
 
     def ask_forget(self, matches: Sequence[Memory]) -> None:
         """Confirm what a "forget …" in a message matched, then delete it."""

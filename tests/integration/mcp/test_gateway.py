@@ -117,3 +117,16 @@ def test_an_old_database_gains_the_tables(tmp_path: Path) -> None:
         assert db.scalar("SELECT COUNT(*) FROM mcp_clients") == 0 and db.scalar("SELECT COUNT(*) FROM mcp_access") == 0
     finally:
         db.close()
+
+
+def test_search_says_why_each_memory_was_chosen(profile: Profile) -> None:
+    said(profile, "My sister Ana lives in Porto.")
+    pinned = profile.memories.add("The user's passport number is X1234567", pinned=True)
+    found = MemoryGateway(profile).search("Jan", "where does Ana live?")["memories"]
+    assert found[0]["id"] == pinned.id and found[0]["routes"] == ["pinned"] and found[0]["score"] is None
+    assert found[0]["why"] == "Pinned by you: always given to the model."
+    ana = next(m for m in found if "Ana" in m["text"])
+    assert {"id", "text", "category", "when", "pinned", "in_review"} <= set(ana)  # the fields it had
+    assert "semantic" in ana["routes"] and ana["relevance"] >= ana["threshold"] > 0
+    assert "Found by meaning" in ana["why"] and f"threshold {ana['threshold']:.2f}" in ana["why"]
+    assert "X1234567" not in str(found)

@@ -98,6 +98,7 @@ def check_the_whole_flow(*, window: bool) -> int:
     assert any("passport" in t for t in texts), texts
     assert "X1234567" not in search and "vault #" not in search, search  # masked, no vault reference
     assert any("*****567" in t for t in texts), texts
+    assert all({"why", "routes", "relevance", "threshold", "score"} <= set(m) for m in found), found
     assert refused and "may only read" in refusal and "mnemo mcp allow" in refusal, refusal
     assert summary["memories"] >= 2 and "X1234567" not in json.dumps(summary)
     assert any("Lisbon" in fact["text"] for fact in summary["facts"]), summary

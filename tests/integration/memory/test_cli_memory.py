@@ -112,3 +112,19 @@ def test_forget_me_needs_confirmation(cli) -> None:  # type: ignore[no-untyped-d
     cli("memory", "add", "something", "--json")
     cli("memory", "forget-me", "--json", code=1)
     assert len(cli("memory", "list", "--json")) == 1
+
+
+def test_search_explain_says_why_each_memory_was_chosen(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("memory", "remember", "My dog Kola is a corgi and I live in Porto.", "--json")
+    found = cli("memory", "search", "which city do I live in?", "--explain", "--json")
+    first = found["injected"][0]
+    assert {"why", "routes", "relevance", "threshold", "score"} <= set(first)
+    assert first["relevance"] >= first["threshold"] > 0
+    assert "Found by meaning (similarity" in first["why"] and "threshold" in first["why"]
+    text = cli("memory", "search", "which city do I live in?", "--explain")
+    lines = text.splitlines()
+    assert lines[0].startswith("#") and "Porto" in lines[0]
+    assert any(line.strip().startswith("Found by meaning (similarity") for line in lines[1:])
+    assert any(line.strip().startswith("Relevance ") and "threshold 0.42" in line for line in lines[1:])
+    plain = cli("memory", "search", "which city do I live in?")
+    assert "Found by" not in plain  # only with --explain
