@@ -35,13 +35,14 @@ from assistant.memory.types import (
 _SHOWN = ("superseded", "merged", "expired", "archived", "restored", "updated", "deleted",
           "purged", "imported", "added")
 
-# One entry per group: a replacement by one memory in one instant, one edit, or one command's
-# events of a kind (its reason or origin too).
+# One entry per group: a replacement by one memory, or one command's events of a kind (with
+# its reason or origin), in one second (a command writes each memory at its own instant); an
+# edit is an entry of its own.
 _GROUP = (
     "CASE WHEN e.event IN ('superseded', 'merged') AND json_extract(e.detail, '$.by') IS NOT NULL"
-    " THEN e.event || ':' || e.at || ':' || json_extract(e.detail, '$.by')"
+    " THEN e.event || ':' || CAST(e.at AS INTEGER) || ':' || json_extract(e.detail, '$.by')"
     " WHEN e.event = 'updated' THEN 'e' || e.id"
-    " ELSE e.event || ':' || e.at || ':' || COALESCE(json_extract(e.detail, '$.reason'),"
+    " ELSE e.event || ':' || CAST(e.at AS INTEGER) || ':' || COALESCE(json_extract(e.detail, '$.reason'),"
     " json_extract(e.detail, '$.origin'), '') END"
 )
 
@@ -183,10 +184,10 @@ def _edit(store: MemoryStore, group: _Group, memories: dict[int, Memory]) -> Tim
 
 def _without_undo_restores(entries: list[TimelineEntry]) -> list[TimelineEntry]:
     """An undone supersession restores the old memories as it supersedes the new ones: the
-    supersession entry says it all, the restore of the same instant is left out."""
-    replacing = {(e.at, e.replaced_by) for e in entries if e.kind is TimelineKind.SUPERSEDED}
+    supersession entry says it all, the restore of the same second is left out."""
+    replacing = {(int(e.at), e.replaced_by) for e in entries if e.kind is TimelineKind.SUPERSEDED}
     return [e for e in entries if not (
-        e.kind is TimelineKind.RESTORED and any((e.at, i) in replacing for i in e.memory_ids)
+        e.kind is TimelineKind.RESTORED and any((int(e.at), i) in replacing for i in e.memory_ids)
     )]
 
 

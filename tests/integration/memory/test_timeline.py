@@ -12,6 +12,24 @@ from assistant.clock import ManualClock, to_ts
 from assistant.errors import InputError
 from assistant.memory.api import Memories, MemoryChange
 from assistant.memory.types import Category, Status, TimelineEntry, TimelineKind, Turn
+from tests.conftest import START
+
+
+class TickingClock(ManualClock):
+    """A manual clock that, once `tick` is set, moves on a little at every reading, as the
+    system clock does between the writes of one command."""
+
+    tick = timedelta(0)
+
+    def now(self) -> datetime:
+        moment = super().now()
+        self.advance(self.tick)
+        return moment
+
+
+@pytest.fixture
+def clock() -> TickingClock:
+    return TickingClock(START)
 
 
 def say(memories: Memories, clock: ManualClock, text: str) -> None:
@@ -153,3 +171,18 @@ def test_forget_me_leaves_an_empty_timeline(profile: Profile, clock: ManualClock
     memories.forget_me()
     assert entries(memories) == []
     assert profile.db.scalar("SELECT COUNT(*) FROM memory_events") == 0
+
+
+def test_one_command_is_one_entry_while_the_clock_runs(profile: Profile, clock: TickingClock) -> None:
+    memories = profile.memories
+    say(memories, clock, "I live in Boston.")
+    clock.advance(timedelta(days=8))
+    say(memories, clock, "I moved to Denver last week.")
+    clock.tick = timedelta(milliseconds=3)
+    [moved] = entries(memories)
+    memories.undo_timeline(moved)  # restores two memories, supersedes two, one by one
+    revert, old = entries(memories)
+    assert (revert.kind, revert.count, old.key) == (TimelineKind.SUPERSEDED, 2, moved.key)
+    memories.archive([revert.memory_ids[0]])  # the fact and the episode it came from
+    archived = entries(memories)[0]
+    assert (archived.kind, archived.count) == (TimelineKind.ARCHIVED, 2)
