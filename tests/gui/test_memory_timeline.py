@@ -108,3 +108,26 @@ def test_an_empty_timeline_says_so(qtbot: Any, make_window: Any, seed: Any) -> N
     with qtbot.waitSignal(panel.model.loaded, timeout=10000):
         panel.view_filter.setCurrentIndex(0)
     assert panel.pages.currentWidget() is panel.table and panel.search.isEnabled()
+
+
+def test_a_long_history_loads_a_page_at_a_time(qtbot: Any, make_window: Any, profile: Any) -> None:
+    from assistant.memory.store import NewMemory
+    from assistant.memory.types import Status
+
+    now = profile.service.now()
+    ids = profile.store.add_many([(NewMemory(f"note {i}", Category.FACT), now - 86400) for i in range(12000)])
+    with profile.db.atomic():  # rows only (SQL): the timeline reads the audit, not the index
+        for i, memory_id in enumerate(ids):
+            profile.store.set_status(memory_id, Status.ARCHIVED, now - 60.0 * i)
+    window = make_window()
+    timeline = open_timeline(qtbot, window)
+    model = timeline.model
+    first = len(model.entries())
+    assert first == model.page_size and model.canFetchMore()
+    assert model.rowCount() < first + 15  # with the few days' headings
+    with qtbot.waitSignal(model.loaded, timeout=10000):
+        timeline.list.scrollToBottom()
+        model.fetchMore()
+    assert len(model.entries()) == 2 * first
+    ats = [e.at for e in model.entries()]
+    assert ats == sorted(ats, reverse=True) and ats[0] == now

@@ -4,6 +4,7 @@ both values and their day, deletions without text, undo, expiries, paging, forge
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +187,14 @@ def test_one_command_is_one_entry_while_the_clock_runs(profile: Profile, clock: 
     memories.archive([revert.memory_ids[0]])  # the fact and the episode it came from
     archived = entries(memories)[0]
     assert (archived.kind, archived.count) == (TimelineKind.ARCHIVED, 2)
+
+
+def test_an_import_is_one_entry(profile: Profile, clock: ManualClock, tmp_path: Path) -> None:
+    memories = profile.memories
+    for text in ("I have a cat named Miso", "I work as a nurse", "I like jasmine tea"):
+        memories.add(text)
+    memories.export(tmp_path / "memories.json")
+    memories.forget_me()
+    memories.import_file(tmp_path / "memories.json")
+    [entry] = entries(memories)
+    assert (entry.kind, entry.count, entry.undo_blocked) == (TimelineKind.IMPORTED, 3, "none")
