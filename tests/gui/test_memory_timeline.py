@@ -131,3 +131,24 @@ def test_a_long_history_loads_a_page_at_a_time(qtbot: Any, make_window: Any, pro
     assert len(model.entries()) == 2 * first
     ats = [e.at for e in model.entries()]
     assert ats == sorted(ats, reverse=True) and ats[0] == now
+
+
+def test_undo_of_an_entry_that_changed_meanwhile_says_why(
+    qtbot: Any, make_window: Any, profile: Any, clock: Any
+) -> None:
+    moved(profile, clock)
+    window = make_window()
+    timeline = open_timeline(qtbot, window)
+    timeline.select_entry(0)
+    entry = timeline.selected()
+    from assistant.memory.types import Status
+
+    for old in entry.memory_ids[1:]:  # behind the window's back: no change event
+        profile.service.set_status(old, Status.ACTIVE)
+    with qtbot.waitSignal(timeline.model.loaded, timeout=10000):
+        timeline.undo_button.click()
+    qtbot.waitUntil(lambda: timeline.dialog is not None and timeline.dialog.isVisible())
+    assert "cannot be undone any more" in timeline.dialog.text()
+    timeline.dialog.close()
+    [again] = [e for e in timeline.model.entries() if e.key == entry.key]
+    assert again.undo_blocked == "changed"

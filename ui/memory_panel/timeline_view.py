@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from assistant.errors import InputError
 from assistant.memory.types import TimelineEntry
 from ui.dialogs import error_message, inform
 from ui.i18n import tr
@@ -126,4 +127,9 @@ class TimelineView(QWidget):
 
     def _error(self, exc: BaseException) -> None:
         self._update()
+        if isinstance(exc, InputError):  # the entry was stale: the memory changed meanwhile
+            self.model.refresh()
+            text = tr("This change cannot be undone any more: the memory changed or was deleted since.")
+            self.dialog = inform(self, tr("Undo"), text, error=True)
+            return
         self.dialog = inform(self, tr("Mnemo"), error_message(exc), error=True)
