@@ -198,3 +198,24 @@ def test_an_import_is_one_entry(profile: Profile, clock: ManualClock, tmp_path: 
     memories.import_file(tmp_path / "memories.json")
     [entry] = entries(memories)
     assert (entry.kind, entry.count, entry.undo_blocked) == (TimelineKind.IMPORTED, 3, "none")
+
+
+def test_a_merge_can_be_undone_and_a_purge_says_only_that(profile: Profile, clock: ManualClock) -> None:
+    memories = profile.memories
+    first = memories.add("I'm allergic to peanuts", importance=4)
+    clock.advance(timedelta(days=1))
+    second = memories.add("I am allergic to peanuts and peanut butter")
+    memories.maintain(steps=["merge"])
+    [merged] = entries(memories)
+    assert (merged.kind, merged.before, merged.after) == (TimelineKind.MERGED, first.content, second.content)
+    memories.undo_timeline(merged)
+    assert {memories.get(first.id).status, memories.get(second.id).status} == {Status.ACTIVE}
+
+    memories.archive([first.id])
+    clock.advance(timedelta(days=200))
+    memories.maintain(steps=["purge"])
+    timeline = entries(memories)
+    assert timeline[0].kind is TimelineKind.PURGED and timeline[0].count == 1
+    assert TimelineKind.DELETED not in [e.kind for e in timeline]  # the purge's own deletion
+    assert not any(first.content in f"{e.before} {e.after}" for e in timeline)  # its events went with it
+    assert first.id not in {i for e in timeline for i in e.memory_ids}
