@@ -18,7 +18,7 @@ old wording back. What was deleted cannot come back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from assistant.errors import InputError
 from assistant.memory.service import MemoryService
@@ -133,8 +133,7 @@ def _pick(memories: Sequence[Memory]) -> Memory:
 
 
 def _with_block(entry: TimelineEntry, blocked: str) -> TimelineEntry:
-    return TimelineEntry(entry.kind, entry.at, entry.key, entry.memory_ids, entry.before, entry.after,
-                         entry.count, entry.origin, blocked, entry.replaced_by)
+    return replace(entry, undo_blocked=blocked)
 
 
 def _replacement(store: MemoryStore, kind: TimelineKind, group: _Group, memories: dict[int, Memory]) -> TimelineEntry:

@@ -152,3 +152,16 @@ def test_undo_of_an_entry_that_changed_meanwhile_says_why(
     timeline.dialog.close()
     [again] = [e for e in timeline.model.entries() if e.key == entry.key]
     assert again.undo_blocked == "changed"
+
+
+def test_forget_me_empties_the_timeline(qtbot: Any, make_window: Any, profile: Any, clock: Any) -> None:
+    moved(profile, clock)
+    window = make_window()
+    timeline = open_timeline(qtbot, window)
+    assert timeline.model.entries()
+    with qtbot.waitSignal(window.memories.forgotten, timeout=30000), qtbot.waitSignal(
+        timeline.model.loaded, timeout=30000
+    ):
+        window.memories.forget_me()
+    window.memories.dialog.close()
+    assert timeline.model.entries() == [] and timeline.pages.currentWidget() is timeline.empty_label
