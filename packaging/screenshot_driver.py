@@ -122,6 +122,7 @@ def main(out_dir: str) -> int:
         welcome(tools)
         conversation(tools)
         why_view(tools)
+        timeline(tools)
         return 0
     finally:
         window.close()
@@ -269,6 +270,50 @@ def why_view(t: Tools) -> None:
         t.settle(100)  # inside the highlight's time
         t.shot(window, f"why-jump-{language}-light.png")
     set_language("en")
+
+
+def timeline(t: Tools) -> None:
+    """The memory panel's timeline after a move, a plan that passed, an archive, a deletion, a
+    forget request and another app's proposal, over a few days."""
+    from datetime import datetime, timedelta
+
+    from assistant.clock import to_ts
+    from assistant.memory.types import Category, Turn
+    from ui.i18n import set_language
+    from ui.memory_panel.views import TIMELINE_VIEW
+
+    window, memories = t.window, t.core.memories
+    now = datetime.now().astimezone()
+
+    def said(text: str, days_ago: float) -> None:
+        at = now - timedelta(days=days_ago)
+        memories.remember([Turn("user", text, at)], at)
+
+    said("I live in Boston.", 9)
+    said("我搬到苏州了。", 3)
+    said("I moved to Denver last week.", 1.2)
+    plan = memories.add("Dentist appointment on Friday at 10:00", Category.GOAL,
+                        expires_at=to_ts(now - timedelta(days=2)))
+    memories.maintain(now - timedelta(days=1.5), steps=["expire"])
+    locker = memories.add("My gym locker code is 4471")
+    memories.delete([locker.id])
+    memories.add_protected("The user prefers window seats on flights", now, review=True, origin="MCP: Claude Desktop")
+    tea = [m.id for m in memories.list(limit=500) if "龙井" in m.content]
+    memories.archive(tea[:1])
+    del plan
+    window.tabs.setCurrentIndex(1)
+    panel = window.memories
+    panel.view_filter.setCurrentIndex(TIMELINE_VIEW)
+    model = panel.timeline.model
+    t.wait_until(lambda: not model.loading and model.rowCount() > 0)
+    kinds = [e.kind.value for e in model.entries()]
+    panel.timeline.select_entry(kinds.index("superseded"))  # Undo enabled
+    for language in ("en", "zh"):
+        set_language(language)
+        both_schemes(t, lambda scheme, lang=language: t.shot(window, f"timeline-{lang}-{scheme}.png"))
+    set_language("en")
+    panel.view_filter.setCurrentIndex(0)
+    window.tabs.setCurrentIndex(0)
 
 
 if __name__ == "__main__":

@@ -71,3 +71,18 @@ def edit_format() -> str:
     """The display format of a QDateTimeEdit, in the same style as `long_datetime`."""
     locale = ui_locale()
     return f"{_day_format(locale, year=True)} {_time_format(locale)}"
+
+
+def day_heading(ts: float, now: float | None = None) -> str:
+    """A day of the memory timeline: "Today", "Yesterday", "Saturday, Nov 28, 2026"."""
+    locale = ui_locale()
+    day = datetime.fromtimestamp(ts).date()
+    today = datetime.fromtimestamp(now if now is not None else time.time()).date()
+    if day == today:
+        return tr("Today")
+    if (today - day).days == 1:
+        return tr("Yesterday")
+    moment = QDateTime.fromSecsSinceEpoch(int(ts))
+    if locale.language() == QLocale.Language.Chinese:
+        return locale.toString(moment, f"{_day_format(locale, year=True)} dddd")
+    return locale.toString(moment, f"dddd, {_day_format(locale, year=True)}")

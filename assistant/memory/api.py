@@ -61,6 +61,7 @@ from assistant.memory.maintain import (
 from assistant.memory.recall import Recaller, RecallOptions
 from assistant.memory.service import MemoryService
 from assistant.memory.store import MemoryStore, NewMemory
+from assistant.memory.timeline import timeline_page, undo_entry
 from assistant.memory.transfer import (
     ImportReport,
     PassphraseNeeded,
@@ -78,6 +79,8 @@ from assistant.memory.types import (
     Memory,
     Source,
     Status,
+    TimelineEntry,
+    TimelinePage,
     Turn,
 )
 from assistant.memory.vault import Vault, VaultItem
@@ -358,7 +361,7 @@ class Memories:
         # "User is allergic to peanuts." deleted must not stay known as "I'm allergic to peanuts"
         with self.lock:
             ids = self._with_linked(memory_ids) if with_linked else list(memory_ids)
-            changes = self._writer.forget(ids)
+            changes = self._writer.forget(ids, reason=kind)
         self._emit(kind, ids)
         return changes
 
@@ -384,6 +387,16 @@ class Memories:
                     touched.append(change.replaced_id)
                 except NotFoundError:
                     log.info("undo: the replaced memory no longer exists")
+        self._emit("undo", touched)
+
+    def timeline(self, offset: int = 0, limit: int = 100) -> TimelinePage:
+        """What changed about the user and when, newest first (`memory/timeline.py`)."""
+        return timeline_page(self._store, offset, limit)
+
+    def undo_timeline(self, entry: TimelineEntry) -> None:
+        """Revert a timeline entry as it stands now (InputError when it cannot be)."""
+        with self.lock:
+            touched = undo_entry(self._service, entry)
         self._emit("undo", touched)
 
     def import_file(

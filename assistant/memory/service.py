@@ -153,8 +153,8 @@ class MemoryService:
     def supersede(self, old_id: int, new_id: int) -> None:
         self.set_status(old_id, Status.SUPERSEDED, superseded_by=new_id)
 
-    def delete(self, memory_id: int, vault_delete: Callable[[int], None] | None = None) -> None:
-        vault_ids = self.store.delete(memory_id, self.now())
+    def delete(self, memory_id: int, vault_delete: Callable[[int], None] | None = None, *, reason: str | None = None) -> None:
+        vault_ids = self.store.delete(memory_id, self.now(), reason=reason)
         if vault_delete is not None:
             # Vault.put keeps one item per value, which several memories may share: an item
             # goes with the last memory (of any status) that refers to it.

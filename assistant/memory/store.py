@@ -313,8 +313,12 @@ class MemoryStore:
             (now, now, importance or 1, memory_id, self.profile_id),
         )
 
-    def delete(self, memory_id: int, now: float) -> list[int]:
+    def delete(self, memory_id: int, now: float, *, reason: str | None = None) -> list[int]:
         """Hard-delete a memory, its FTS row and any wording kept in its history.
+
+        Args:
+            reason: why, kept in the "deleted" event (the command: "delete", "reject",
+                "forget_matching"; the timeline says it), never what.
 
         Returns the vault item ids it referenced (the caller deletes those too).
         """
@@ -325,7 +329,7 @@ class MemoryStore:
             self.db.execute("DELETE FROM memories WHERE id = ? AND profile_id = ?", (memory_id, self.profile_id))
             # The audit keeps that something was deleted, never what.
             self.db.execute("UPDATE memory_events SET detail = NULL WHERE memory_id = ? AND profile_id = ?", (memory_id, self.profile_id))
-            self.log_event(memory_id, "deleted", now, None)
+            self.log_event(memory_id, "deleted", now, {"reason": reason} if reason else None)
         return list(memory.vault_ids)
 
     def vault_ids_in_use(self, vault_ids: Iterable[int]) -> set[int]:

@@ -144,3 +144,56 @@ class Hit:
     keyword: float = 0.0
     relevance: float | None = None  # None: not scored by recall (a pinned memory given anyway)
     threshold: float | None = None
+
+
+class TimelineKind(StrEnum):
+    """What one entry of the timeline (`Memories.timeline`) says changed."""
+
+    SUPERSEDED = "superseded"  # a newer statement replaced `before` with `after`
+    MERGED = "merged"  # a duplicate folded into another memory
+    EXPIRED = "expired"  # a plan's day passed
+    ARCHIVED = "archived"  # set aside (by the user, or faded unused)
+    RESTORED = "restored"
+    EDITED = "edited"  # the wording changed by hand: `before` → `after`
+    FORGOTTEN = "forgotten"  # the user asked to forget it; no text is kept
+    DELETED = "deleted"  # deleted by hand; no text is kept
+    REJECTED = "rejected"  # taken out of the review queue as wrong; no text is kept
+    PURGED = "purged"  # a retired memory past its retention; no text is kept
+    IMPORTED = "imported"  # `count` memories from a file
+    PROPOSED = "proposed"  # another app wrote it (`origin`)
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One change about the user, for the memory panel's timeline.
+
+    `before`/`after` are the texts involved (None when the memory is gone: deleted text is
+    never shown); `memory_ids` are the memories it is about that still exist, the first the
+    one to open. `undo_blocked` is "" when `Memories.undo_timeline` can revert it, else why
+    not: "gone" (the text was deleted), "changed" (changed again since), "none" (nothing to undo).
+    """
+
+    kind: TimelineKind
+    at: float
+    key: str  # stable identity of the entry (its events)
+    memory_ids: tuple[int, ...] = ()
+    before: str | None = None
+    after: str | None = None
+    count: int = 1
+    origin: str | None = None
+    undo_blocked: str = "none"
+    replaced_by: int | None = None  # SUPERSEDED / MERGED: the memory that took the place
+
+    @property
+    def undoable(self) -> bool:
+        return not self.undo_blocked
+
+
+@dataclass(frozen=True)
+class TimelinePage:
+    """Entries of the timeline, newest first; `more` when older ones follow, from `next_offset`
+    (offsets count groups of events, and a page may leave one out)."""
+
+    entries: list[TimelineEntry]
+    next_offset: int
+    more: bool

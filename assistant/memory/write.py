@@ -259,11 +259,12 @@ class MemoryWriter:
             found.setdefault(memory.id, memory)
         return list(found.values())[: limit + len(linked)]
 
-    def forget(self, memory_ids: Sequence[int]) -> list[Change]:
+    def forget(self, memory_ids: Sequence[int], reason: str = "forget_matching") -> list[Change]:
+        """Delete `memory_ids`; `reason` (the command) is kept in their "deleted" events."""
         changes = []
         for memory_id in memory_ids:
             memory = self.service.store.get(memory_id)
-            self.service.delete(memory_id, self.vault.delete if self.vault else None)
+            self.service.delete(memory_id, self.vault.delete if self.vault else None, reason=reason)
             changes.append(Change(Action.DELETE, memory_id, memory.content, memory.category, reason="forget request"))
         return changes
 

@@ -43,6 +43,8 @@ from ui.memory_panel.edit_dialog import EditMemoryDialog
 from ui.memory_panel.model import MemoryTableModel, label
 from ui.memory_panel.passphrase_dialog import PassphraseDialog
 from ui.memory_panel.queries import MemoryQuery
+from ui.memory_panel.timeline_model import TimelineModel
+from ui.memory_panel.timeline_view import TimelineView
 from ui.memory_panel.vault_dialog import VaultDialog
 from ui.memory_panel.views import (
     BUTTONS,
@@ -50,6 +52,7 @@ from ui.memory_panel.views import (
     OPTIONAL_COLUMNS,
     REVIEW_HINT,
     REVIEW_VIEW,
+    TIMELINE_VIEW,
     TOOLTIPS,
     VIEWS,
     empty_text,
@@ -133,6 +136,9 @@ class MemoryPanel(QWidget):
         self.pages = QStackedWidget()
         self.pages.addWidget(self.table)
         self.pages.addWidget(self.empty_label)
+        self.timeline = TimelineView(self._core, TimelineModel(self._core))
+        self.timeline.open_memory.connect(self.show_details_of)
+        self.pages.addWidget(self.timeline)
 
         self.toolbar = QToolBar()
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -184,6 +190,7 @@ class MemoryPanel(QWidget):
         self.view_filter.clear()
         for text, _changes in VIEWS:
             self.view_filter.addItem(tr(text))
+        self.view_filter.addItem(tr("Timeline"))
         self.view_filter.setCurrentIndex(current)
         self.view_filter.blockSignals(False)
         current = max(self.category_filter.currentIndex(), 0)
@@ -200,6 +207,7 @@ class MemoryPanel(QWidget):
         self.forget_button.setText(tr("Forget me…"))
         self.forget_button.setToolTip(tr("Erase everything Mnemo knows about you"))
         self.review_hint.setText(tr(REVIEW_HINT))
+        self.timeline.retranslate()
         self._show_count(self.model.total)
         self._update_buttons()
         self._show_empty_state()
@@ -228,6 +236,8 @@ class MemoryPanel(QWidget):
         self._search_timer.stop()
         view = max(self.view_filter.currentIndex(), 0)
         self.review_hint.setVisible(view == REVIEW_VIEW)
+        if self._show_timeline(view == TIMELINE_VIEW):
+            return
         query = MemoryQuery(
             category=self.category_filter.currentData(),
             search=self.search.text(),
@@ -236,11 +246,26 @@ class MemoryPanel(QWidget):
         self.model.set_query(query)
         self._update_buttons()
 
+    def _show_timeline(self, shown: bool) -> bool:
+        """The timeline instead of the table (its own list; the filters do not apply)."""
+        self.search.setEnabled(not shown)
+        self.category_filter.setEnabled(not shown)
+        if shown:
+            self.table.clearSelection()
+            self.pages.setCurrentWidget(self.timeline)
+            self.timeline.model.start()
+            self._update_buttons()
+        elif self.pages.currentWidget() is self.timeline:
+            self.pages.setCurrentWidget(self.table)
+        return shown
+
     def _show_count(self, total: int) -> None:
         self.count_label.setText(tr_n("{n} memory", "{n} memories", total))
 
     def _show_empty_state(self) -> None:
         """The table, or a line saying why there is nothing in it."""
+        if self.pages.currentWidget() is self.timeline:
+            return
         if self.model.rowCount() or self.model.loading:
             self.pages.setCurrentWidget(self.table)
             return
@@ -273,7 +298,7 @@ class MemoryPanel(QWidget):
         self._actions["reject"].setEnabled(review)
         self._actions["accept"].setVisible(view == REVIEW_VIEW)
         self._actions["reject"].setVisible(view == REVIEW_VIEW)
-        self._actions["restore"].setVisible(view > REVIEW_VIEW)
+        self._actions["restore"].setVisible(REVIEW_VIEW < view < TIMELINE_VIEW)
         self._actions["restore"].setEnabled(
             bool(chosen) and all(m.status is not Status.ACTIVE for m in chosen)
         )
@@ -285,6 +310,7 @@ class MemoryPanel(QWidget):
     def _on_memories_changed(self, change: MemoryChange) -> None:
         if change.ids or change.kind in ("forget_me", "reindex"):
             self.model.refresh()
+            self.timeline.model.refresh()
 
     def _after(self, _result: object = None) -> None:
         self.changed.emit()  # the table refreshes on the change event (`_on_memories_changed`)
@@ -355,9 +381,12 @@ class MemoryPanel(QWidget):
 
     def show_details(self) -> None:
         chosen = self.selected()
-        if len(chosen) != 1:
-            return
-        memories, memory_id = self._core.memories, chosen[0].id
+        if len(chosen) == 1:
+            self.show_details_of(chosen[0].id)
+
+    def show_details_of(self, memory_id: int) -> None:
+        """A memory's history and provenance (from the table, or a timeline entry)."""
+        memories = self._core.memories
 
         def shown(details: Details) -> None:
             dialog = MemoryDetailsDialog(details, self, vault=self._core.vault_entries)

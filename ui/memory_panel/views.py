@@ -19,6 +19,8 @@ VIEWS: list[tuple[str, ViewChanges]] = [
     ("All", {"status": None, "review": None}),
 ]
 REVIEW_VIEW = 1
+TIMELINE_VIEW = len(VIEWS)
+"""The last entry of the view list: the timeline of changes instead of the table."""
 
 BUTTONS = {  # action → label (English; translated when shown)
     "edit": "Edit…",
