@@ -47,11 +47,13 @@ _ZH_REQUEST = (
     # X那事别记了 / X的事忘了吧
     re.compile(r"^(?P<target>.{1,30}?)(?:那事|那件事|这事|这件事|的事|的事情|那条|这条|那个|的那些|相关的|有关的)(?:你)?(?:就)?(?:都|全)?(?:别|不要|不用)?(?:再)?(?:记着|记住|记得|记|存|提|忘了|忘掉|删了|删掉)(?:了|吧|啦|哈)*$"),
     # 以后别再提X了 / 不要再记着X / 别记X
-    re.compile(r"(?:以后|今后|从今往后|从现在起)?(?:你)?(?:就)?(?:别|不要|不用|不许|甭)(?:再)?(?:跟我|和我|对我)?\s*(?:提|提起|提到|说起|记着|记住|记得|记|存|留着|保存|问|(?i:bring up|mention))(?:起|到)?\s*(?P<target>.{1,40}?)(?:了|啦|吧|哈|啊|的事|的事情|好吗|好不好|行吗|可以吗|\s)*$"),
+    re.compile(r"(?:以后|今后|从今往后|从现在起)?(?:你)?(?:就)?(?:别|不要|不用|不许|甭|(?<![我你他她])不想(?:让你|你)?)(?:再)?(?:跟我|和我|对我)?\s*(?:提|提起|提到|说起|记着|记住|记得|记|存|留着|保存|问|(?i:bring up|mention))(?:起|到)?\s*(?P<target>.{1,40}?)(?:了|啦|吧|哈|啊|的事|的事情|好吗|好不好|行吗|可以吗|\s)*$"),
     # 之前说的X那个……当我没说过 / X就当没说
     re.compile(r"^(?P<target>.{1,30}?)(?:那个|那件事|的事|那事)?(?:…|\.{2,}|，|,|\s)*(?:能不能|可不可以|你)?(?:就)?当(?:我)?没说(?:过)?"),
     # 忘掉X / 删除X
     re.compile(rf"^(?:请|麻烦|你)?(?:帮我|给我)?(?:{_ZH_VERB})(?:掉)?(?:关于|有关)?(?P<target>.{{1,40}})$"),
+    # code-switched, the target first: "之前说的 salary 数字 forget it 吧"
+    re.compile(r"^(?![我你他她])(?P<target>.{1,30}?)\s*(?i:forget|delete|erase|remove)\s+(?i:it|that|this|them)\b(?:\s*(?:吧|了|啊|哈|呗|好吗|ok|okay|please|pls))*$"),
 )
 _ZH_STATEMENT = re.compile(r"^我(?:又|还|都|也|竟然|居然|差点)?(?:忘了|忘记了?|忘带|删了)|不小心删|忘了带|忘记带|忘了拿")
 _ZH_TRIM = re.compile(
@@ -90,7 +92,7 @@ def forget_target(clause: str) -> str | None:
     if not text:
         return None
     if re.search(r"[\u4e00-\u9fff]", text):
-        text = re.sub(r"(?i)^(?:please|pls|plz|ok|okay|hey|also)[\s,]+", "", text)  # "please forget 我的地址"
+        text = re.sub(r"(?i)^(?:(?:please|pls|plz|ok|okay|hey|also|btw|oh)[\s,]+)+", "", text)  # "please forget 我的地址"
         if _ZH_STATEMENT.search(text):
             return None
         for rx in _ZH_REQUEST:

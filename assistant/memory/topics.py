@@ -74,7 +74,7 @@ TOPICS: tuple[Topic, ...] = (
         r"tech lead|team lead|promotion|first (?:week|day|month) at|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
         r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency",
         r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开)|护士|律师|会计|设计师|经理|"
-        r"升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
+        r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
         r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat meat|eating meat|eat pork|eat beef|eat fish|diet|carnivore|meat lover|"
         r"don't eat|do not eat|can't eat|cannot eat|can't stand|calories|carbs",
@@ -165,10 +165,15 @@ CHANGE = re.compile(
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
-    r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear)\b"
-    r"|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|痊愈|康复了|拆(?:了)?石膏"
+    r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
+    r"|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
     # "豆豆走了": a name and 走了, all the clause says, is a death
     r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥"
+)
+# Better again: what kept the user from things is over ("physio cleared me", "医生说恢复得挺好").
+RECOVERED = re.compile(
+    r"(?i)\b(?:cleared me|all[- ]clear|healed|recovered|back to normal|fully fit|good as new)\b"
+    r"|痊愈|康复|恢复得.{0,2}(?:好|不错)|(?:可以|能)正常.{0,3}了|复查.{0,3}(?:没问题|不错|正常|挺好)|好利索了"
 )
 _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9fffA-Za-z]{1,8}?(?=搬|到|去|调|跳|换|转|回)")
 
@@ -373,6 +378,7 @@ __all__ = [
     "SINGLE",
     "names_a_partner",
     "ENDED",
+    "RECOVERED",
     "TENTATIVE",
     "TOPICS",
     "new_values",

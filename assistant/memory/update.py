@@ -27,6 +27,7 @@ from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
     ENDED,
+    RECOVERED,
     RESCHEDULED,
     SINGLE,
     TENTATIVE,
@@ -86,6 +87,11 @@ _TRAVEL = re.compile(r"(?i)\b(?:trip|fly|flying|flight|travel|hotel|airbnb|holid
                      r"|旅|飞|机票|酒店|民宿|去[\u4e00-\u9fff]{2,4}玩")
 
 
+# What an injury or an illness stops the user doing, while it lasts.
+_RESTRICTION = re.compile(
+    r"(?i)\b(?:no (?:running|lifting|sport|sports|gym|exercise|training|swimming|cycling|climbing)|can't|cannot|not allowed|avoid|off (?:work|sport|running)|"
+    r"cast|brace|crutches|sling|acting up|flared up|flare-up)\b|不能|不许|禁止|别(?:跑|动|提|搬)|石膏|拐杖|护具|又犯了|犯了"
+)
 # A pet that died, by its name: "豆豆走了" (of a pet, 走了 is a death), "we said goodbye to
 # pepper", "Biscuit passed away", "had to put Max down".
 _PET_GONE = re.compile(
@@ -152,6 +158,8 @@ class UpdateDecision:
             replaced += self._plans_called_off(said, at, taken())
         if SINGLE.search(said):
             replaced += self._former_partners(at, taken())
+        if topic is not None and topic.slot == "user.health" and RECOVERED.search(said):
+            replaced += self._restrictions_lifted(at, taken())
         if gone := _pets_gone(said):
             replaced += self._of_pets_named(gone, taken())
         if candidate.event_at is not None and RESCHEDULED.search(said):
@@ -212,6 +220,16 @@ class UpdateDecision:
             if memory.id in taken:
                 continue
             if any(name in normalize(memory.content) for name in names) or terms & set(tokens(memory.content)):
+                out.append(memory)
+                taken.add(memory.id)
+        return out
+
+    def _restrictions_lifted(self, at: float, taken: set[int]) -> list[Memory]:
+        """"physio cleared me": what the injury kept the user from ("no running for 6 weeks",
+        "医生说不能久坐也不能搬重物") no longer holds."""
+        out: list[Memory] = []
+        for memory in self.service.store.active_by_topics(["user.health"], main_only=True):
+            if memory.id not in taken and memory.created_at < at and _RESTRICTION.search(memory.content):
                 out.append(memory)
                 taken.add(memory.id)
         return out
