@@ -93,7 +93,7 @@ def _check_names(infos: list[zipfile.ZipInfo]) -> None:
         parts = PurePosixPath(name).parts
         if name.startswith("/") or ".." in parts or (parts and parts[0].endswith(":")):
             raise ImportRefused(f"The archive holds a file named {info.filename[:80]!r}, which points outside it "
-                                "(a path-traversal attack).", "Nothing was imported. Do not open this archive.")
+                                "(a path-traversal attack).", "Do not open this archive.")
 
 
 def _find_member(infos: list[zipfile.ZipInfo], wanted: str, archive: str) -> zipfile.ZipInfo:
@@ -110,7 +110,7 @@ def _check_member(info: zipfile.ZipInfo) -> None:
                             f"at most {MAX_JSON_BYTES // 2**20} MB can be imported.")
     if info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
         raise ImportRefused(f"{info.filename} expands {info.file_size // info.compress_size} times "
-                            "(a zip bomb?).", "Nothing was imported. Do not open this archive.")
+                            "(a zip bomb?).", "Do not open this archive.")
 
 
 def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
@@ -123,7 +123,7 @@ def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
             total += len(chunk)
             if total > limit:
                 raise ImportRefused(f"{info.filename} is larger than the archive says (a zip bomb?).",
-                                    "Nothing was imported. Do not open this archive.")
+                                    "Do not open this archive.")
             chunks.append(chunk)
     return b"".join(chunks)
 

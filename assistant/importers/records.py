@@ -24,7 +24,7 @@ class ImportRefused(InputError):
     """A file that is not imported, for a reason the message names; nothing was written."""
 
     def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message, hint or "Nothing was imported. Check that this is the right file, or export it again.")
+        super().__init__(message, "Nothing was imported. " + (hint or "Check that this is the right file, or export it again."))
 
 
 @dataclass(frozen=True)

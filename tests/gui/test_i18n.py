@@ -64,6 +64,9 @@ def literals() -> set[str]:
 
     found |= {text for _value, text in PERMISSIONS} | set(OUTCOMES.values())
     found |= set(MODEL_NOTES.values()) | {text for point in POINTS for text in point}
+    from ui.import_dialog import KINDS
+
+    found |= {label for _kind, label, _pattern in KINDS}
     return found
 
 
