@@ -414,8 +414,8 @@ class Memories:
         if review is None:
             review = not self._parts.settings.accept_imports_without_review
         report = HistoryReport(total=len(conversations))
-        try:
-            for done, conversation in enumerate(conversations, 1):
+        try:  # oldest first: a later statement supersedes an earlier one, as in chat
+            for done, conversation in enumerate(sorted(conversations, key=lambda c: c.started), 1):
                 if cancel is not None and cancel():
                     report.cancelled = True
                     break

@@ -4,7 +4,9 @@ The user's turns go through `MemoryWriter.remember` at their original times, as 
 would: sensitive values go to the vault, forget requests are not stored, every clause is
 judged by the same rules. What it stores is marked with where it came from (an "imported"
 event whose detail names the conversation) and, unless the user chose otherwise, put in the
-review queue. A line of a memory list is stored as said (its values vaulted first).
+review queue. Conversations are replayed oldest first, and an old statement never replaces
+what the user said after it. A line of a memory list is stored as said (its values vaulted
+first).
 
 `imported_conversations` (migration 7) keeps a hash of each conversation imported, so a
 second import of the same export adds nothing.
@@ -18,7 +20,7 @@ from assistant.clock import to_ts
 from assistant.importers.records import ImportedConversation, ImportSource
 from assistant.memory.db import Database
 from assistant.memory.store import NewMemory
-from assistant.memory.types import Category, Source, Turn
+from assistant.memory.types import Action, Category, Source, Status, Turn
 from assistant.memory.write import MemoryWriter
 
 
@@ -76,6 +78,7 @@ def replay(writer: MemoryWriter, conversation: ImportedConversation, report: His
         result = writer.remember(turns, conversation.started)
         ids = list(dict.fromkeys(c.memory_id for c in result.stored if c.memory_id is not None))
         report.forget_requests += len(result.forget_requests)
+        _keep_newer(writer, [c.memory_id for c in result.changes if c.action is Action.UPDATE and c.memory_id])
     with service.db.atomic():
         for memory_id in ids:
             if review:
@@ -85,6 +88,25 @@ def replay(writer: MemoryWriter, conversation: ImportedConversation, report: His
     report.conversations += 1
     report.memory_ids += ids
     report.in_review += len(ids) if review else 0
+
+
+def _keep_newer(writer: MemoryWriter, memory_ids: list[int]) -> None:
+    """What the user said later stays: a memory an imported one superseded that is newer than
+    it ("I live in Denver", told Mnemo this year, over "I moved to Lisbon" from a 2024 chat)
+    becomes active again, and the imported one, with the fact or episode tied to it, is
+    superseded by it (kept in its history)."""
+    service = writer.service
+    for memory_id in memory_ids:
+        imported = service.store.get(memory_id)
+        newer = [m for m in service.store.chain(memory_id)
+                 if m.status is Status.SUPERSEDED and m.created_at > imported.created_at]
+        for memory in newer:
+            service.set_status(memory.id, Status.ACTIVE)
+        if newer:
+            latest = max(newer, key=lambda m: m.created_at).id
+            # the fact distilled from it (or the episode it was distilled from) goes with it
+            for stale in [memory_id, *(m.id for m in service.store.linked([memory_id]) if m.created_at <= imported.created_at)]:
+                service.set_status(stale, Status.SUPERSEDED, superseded_by=latest)
 
 
 def _add_line(writer: MemoryWriter, conversation: ImportedConversation, review: bool) -> int:

@@ -147,3 +147,19 @@ def test_a_refused_file_writes_nothing(profile: Any, tmp_path: Path, kind: str) 
     with pytest.raises(ImportRefused):
         profile.memories.import_history(load(kind, broken, profile.clock.now()))
     assert profile.memories.total() == 0 and profile.memories.vault_items() == []
+
+
+def test_an_old_statement_does_not_replace_what_the_user_said_since(profile: Any) -> None:
+    from assistant.memory.types import Turn
+
+    memories = profile.memories
+    memories.remember([Turn("user", "I live in Denver now.")], profile.clock.now())
+    denver = {m.id for m in everything(profile) if "Denver" in m.content}
+    assert denver
+    memories.import_history(conversations("chatgpt", "chatgpt_conversations.json", profile), review=False)
+    after = {m.id: m for m in everything(profile)}
+    assert all(after[i].status is Status.ACTIVE for i in denver), "the 2024 move to Lisbon is older"
+    lisbon = [m for m in after.values() if "Lisbon" in m.content]
+    assert lisbon and all(m.status is Status.SUPERSEDED and m.superseded_by in denver for m in lisbon)
+    found = memories.recall("Which city do I live in?", profile.clock.now())
+    assert "Denver" in found[0].content
