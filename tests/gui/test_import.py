@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QTextBrowser
 
 from assistant.config import load_settings
 from ui.import_dialog import ImportDialog
+from ui.memory_panel.details_dialog import MemoryDetailsDialog
 from ui.memory_panel.views import REVIEW_VIEW
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "imports"
@@ -43,6 +44,13 @@ def test_import_shows_progress_and_opens_the_review_queue(qtbot: Any, window: An
     assert window.tabs.currentWidget() is window.memories
     assert window.memories.view_filter.currentIndex() == REVIEW_VIEW
     qtbot.waitUntil(lambda: window.memory_model.rowCount() == report.memories, timeout=10000)
+    panel = window.memories
+    panel.select_row(0)
+    panel.show_details()
+    qtbot.waitUntil(lambda: isinstance(panel.dialog, MemoryDetailsDialog) and panel.dialog.isVisible(), timeout=10000)
+    shown = panel.dialog.findChild(QTextBrowser).toPlainText()
+    assert "Brought over from another assistant: imported from ChatGPT, conversation “" in shown
+    panel.dialog.close()
     again = open_dialog(window, "chatgpt", CHATGPT)
     with qtbot.waitSignal(again.finished_import, timeout=60000):
         again.import_button.click()
