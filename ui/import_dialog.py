@@ -139,10 +139,14 @@ class ImportDialog(QDialog):
         if not self._stop.is_set():
             self.status.setText(tr("Importing conversation {done} of {total}…", done=done, total=total))
 
+    def stop(self) -> None:
+        """Stop the import after the conversation under way (the window is closing)."""
+        self._stop.set()
+
     def reject(self) -> None:
         """Cancel stops the import after the conversation under way; Close closes."""
         if self.running:
-            self._stop.set()
+            self.stop()
             self.status.setText(tr("Stopping after this conversation…"))
             self.cancel_button.setEnabled(False)
             return

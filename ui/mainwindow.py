@@ -505,6 +505,10 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        from ui.import_dialog import ImportDialog
+
         self.chat.stop()
+        for importing in self.findChildren(ImportDialog):
+            importing.stop()  # the workers' shutdown then waits for one conversation, not all
         self.core.close()
         super().closeEvent(event)

@@ -114,3 +114,12 @@ def test_the_setting_accepts_imports_without_review(qtbot: Any, window: Any) -> 
     assert finished.args[0].in_review == 0 and finished.args[0].memories == 8
     assert dialog.status.text() == "8 memories from your list stored."
     dialog.reject()
+
+
+def test_closing_the_window_stops_an_import(qtbot: Any, window: Any, profile: Any) -> None:
+    dialog = open_dialog(window, "chatgpt", CHATGPT)
+    dialog.import_button.click()
+    window.close()  # waits for the worker: it stops after the conversation under way
+    assert not window.core.runner.busy
+    done = profile.db.scalar("SELECT COUNT(*) FROM imported_conversations")
+    assert done <= 1, "the import stopped instead of running on after the window closed"
