@@ -1,5 +1,8 @@
 """Read an export's JSON from a file or from inside its `.zip`, refusing hostile archives.
 
+A `.zip` holds `conversations.json`, or (newer ChatGPT exports) its shards
+`conversations-000.json`, `conversations-001.json` …, which are read in order and joined.
+
 Nothing is extracted to disk. Before a member is read, its name, declared size and
 compression ratio are checked; while it is read, the bytes are counted, so an archive that
 lies about its sizes is stopped at the limit, never read whole into memory.
@@ -8,6 +11,7 @@ lies about its sizes is stopped at the limit, never read whole into memory.
 from __future__ import annotations
 
 import json
+import re
 import stat
 import zipfile
 from pathlib import Path, PurePosixPath
@@ -39,7 +43,7 @@ def read_export_json(path: Path, member: str = "conversations.json") -> Any:
     """The parsed JSON of `path`: a `.zip` (its `member`) or the JSON file itself."""
     size = check_file(path)
     if zipfile.is_zipfile(path):
-        return _parse_json(_read_member(path, member), member)
+        return _read_members(path, member)
     if path.suffix.lower() == ".zip":
         raise ImportRefused(f"{path.name} is not a zip archive (or it is damaged).",
                             "Download the export again, or choose its conversations.json.")
@@ -71,18 +75,32 @@ def _read_capped(path: Path, limit: int) -> bytes:
     return data
 
 
-def _read_member(path: Path, wanted: str) -> bytes:
+def _read_members(path: Path, wanted: str) -> Any:
+    """The parsed `wanted` member of the archive at `path`; or, as newer ChatGPT exports have
+    it, the lists of its shards (conversations-000.json, -001.json …) joined in order."""
     try:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
             _check_names(infos)
-            info = _find_member(infos, wanted, path.name)
-            _check_member(info)
-            return _stream(archive, info)
+            chosen = _find_members(infos, wanted, path.name)
+            for info in chosen:
+                _check_member(info)
+            if sum(i.file_size for i in chosen) > MAX_JSON_BYTES:
+                raise ImportRefused(f"The conversations in {path.name} would be more than {MAX_JSON_BYTES // 2**20} MB "
+                                    "uncompressed; that is more than can be imported at once.")
+            parsed = [_parse_json(_stream(archive, info), info.filename) for info in chosen]
     except zipfile.BadZipFile as exc:
         raise ImportRefused(f"{path.name} is a damaged zip archive ({exc}).", "Download the export again.") from None
     except (NotImplementedError, RuntimeError) as exc:  # an unsupported method, an encrypted member
         raise ImportRefused(f"{path.name} cannot be read: {exc}.", "Export it again without a password.") from None
+    if len(parsed) == 1:
+        return parsed[0]
+    joined: list[Any] = []
+    for info, part in zip(chosen, parsed, strict=True):
+        if not isinstance(part, list):
+            raise ImportRefused(f"{info.filename} should hold a list of conversations, like the other parts of the export.")
+        joined += part
+    return joined
 
 
 def _check_names(infos: list[zipfile.ZipInfo]) -> None:
@@ -96,12 +114,17 @@ def _check_names(infos: list[zipfile.ZipInfo]) -> None:
                                 "(a path-traversal attack).", "Do not open this archive.")
 
 
-def _find_member(infos: list[zipfile.ZipInfo], wanted: str, archive: str) -> zipfile.ZipInfo:
-    found = [i for i in infos if not i.is_dir() and PurePosixPath(i.filename).name == wanted]
-    if not found:
-        raise ImportRefused(f"{archive} has no {wanted}: it is not a ChatGPT or Claude data export.",
-                            "Choose the export .zip you downloaded from the assistant's settings.")
-    return min(found, key=lambda i: i.filename.count("/"))  # the top-level one
+def _find_members(infos: list[zipfile.ZipInfo], wanted: str, archive: str) -> list[zipfile.ZipInfo]:
+    files = [i for i in infos if not i.is_dir()]
+    found = [i for i in files if PurePosixPath(i.filename).name == wanted]
+    if found:
+        return [min(found, key=lambda i: i.filename.count("/"))]  # the top-level one
+    shard = re.compile(re.escape(PurePosixPath(wanted).stem) + r"-\d{1,6}" + re.escape(PurePosixPath(wanted).suffix))
+    shards = [i for i in files if shard.fullmatch(PurePosixPath(i.filename).name)]
+    if shards:
+        return sorted(shards, key=lambda i: PurePosixPath(i.filename).name)
+    raise ImportRefused(f"{archive} has no {wanted}: it is not a ChatGPT or Claude data export.",
+                        "Choose the export .zip you downloaded from the assistant's settings.")
 
 
 def _check_member(info: zipfile.ZipInfo) -> None:

@@ -40,6 +40,15 @@ def test_the_export_zip_is_read_with_its_json_in_a_folder(tmp_path: Path) -> Non
     assert [c.title for c in load("chatgpt", path, NOW)][:2] == ["Settling in Lisbon", "护照续签"]
 
 
+def test_a_sharded_export_is_read_in_order(tmp_path: Path) -> None:
+    data = json.loads(CONVERSATIONS)
+    parts = {f"conversations-00{n}.json": json.dumps(data[n * 2:n * 2 + 2]).encode() for n in (1, 0)}
+    path = archive(tmp_path / "sharded.zip", {**parts, "export_manifest.json": b"{}", "user.json": b"{}"})
+    assert [c.title for c in load("chatgpt", path, NOW)] == ["Settling in Lisbon", "护照续签", "Breakup", "Python question"]
+    bad = archive(tmp_path / "bad.zip", {"conversations-000.json": b"[]", "conversations-001.json": b'{"a": 1}'})
+    refused("chatgpt", bad, "conversations-001.json should hold a list of conversations")
+
+
 def test_a_zip_bomb_is_refused_by_its_ratio(tmp_path: Path) -> None:
     path = archive(tmp_path / "bomb.zip", {"conversations.json": b"[" + b" " * (60 * 2**20) + b"]"})
     tracemalloc.start()
