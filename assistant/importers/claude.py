@@ -1,6 +1,7 @@
 """The Claude data export: `conversations.json`, a list of conversations (`name`,
 `created_at`, `chat_messages`), each message with `sender` ("human" or "assistant"), `text`,
-`content` blocks and `created_at` (ISO 8601). Only text blocks are kept: tool calls, tool
+`content` blocks, `created_at` (ISO 8601) and, in newer exports, `parent_message_uuid`: an
+edited message leaves another branch, and only the newest one is read. Only text blocks are kept: tool calls, tool
 results, thinking and the contents of attached files are not what the user said."""
 
 from __future__ import annotations
@@ -29,10 +30,28 @@ def _conversation(raw: dict[str, Any], where: str) -> ImportedConversation:
     require(raw, "chat_messages", where, "Claude", ("mapping", "ChatGPT"))
     title = optional(raw.get("name"), str, f"{where}'s name") or ""
     started = from_iso(raw.get("created_at"), f"{where}'s created_at")
-    messages = expect(raw["chat_messages"], list, f"{where}'s chat_messages")
-    return assemble(ImportSource.CLAUDE, title, started, enumerate(messages, 1),
-                    lambda item, before: _turn(expect(item[1], dict, f"{where}, message {item[0]}"),
-                                               f"{where}, message {item[0]}", before))
+    listed = expect(raw["chat_messages"], list, f"{where}'s chat_messages")
+    messages = [(f"{where}, message {m}", expect(item, dict, f"{where}, message {m}")) for m, item in enumerate(listed, 1)]
+    return assemble(ImportSource.CLAUDE, title, started, _current_branch(messages, where),
+                    lambda item, before: _turn(item[1], item[0], before))
+
+
+def _current_branch(messages: list[tuple[str, dict[str, Any]]], where: str) -> list[tuple[str, dict[str, Any]]]:
+    """The messages from the first to the newest leaf, following `parent_message_uuid` (an
+    edited message or a regenerated answer left another branch); in list order when the
+    export has no parent links (older exports are flat)."""
+    by_id = {m.get("uuid"): (w, m) for w, m in messages if isinstance(m.get("uuid"), str)}
+    if not any(isinstance(m.get("parent_message_uuid"), str) for _w, m in messages):
+        return messages
+    parents = {m.get("parent_message_uuid") for _w, m in messages}
+    leaf = next((m.get("uuid") for _w, m in reversed(messages) if m.get("uuid") not in parents), None)
+    path: list[tuple[str, dict[str, Any]]] = []
+    while leaf in by_id:
+        if len(path) > len(messages):
+            raise ImportRefused(f"{where}'s messages point back at each other in a loop.")
+        path.append(by_id[leaf])
+        leaf = by_id[leaf][1].get("parent_message_uuid")
+    return path[::-1]
 
 
 def _turn(message: dict[str, Any], where: str, fallback: datetime | None) -> ImportedTurn | None:

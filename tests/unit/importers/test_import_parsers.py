@@ -74,6 +74,9 @@ def test_claude_keeps_text_blocks_of_both_sides() -> None:
     shifts, allergy, empty = parse_claude(claude())
     assert shifts.title == "Night shifts" and shifts.source is ImportSource.CLAUDE
     assert said(shifts)[0].startswith("I work as a nurse at St. Mary's hospital")
+    assert said(shifts)[1] == "Thanks! Also I'm vegetarian, so meal prep ideas would help."
+    assert "vegan" not in " ".join(t.text for t in shifts.turns), "the edited first version is another branch"
+    assert len(shifts.turns) == 4
     assert said(shifts, "assistant")[0] == "Night shifts are hard. Try blackout curtains."
     text = " ".join(t.text for t in shifts.turns)
     assert "pilot" not in text and "Sleep tips" not in text, "thinking and tool results are skipped"
@@ -124,6 +127,7 @@ def test_chatgpt_wrong_shapes_are_refused_with_where(change: Any, reason: str) -
         (lambda d: d[0]["chat_messages"][0].update(created_at=1717276442) or d, "not text"),
         (lambda d: d[0]["chat_messages"][0].update(created_at="yesterday") or d, "not a date"),
         (lambda d: d[1].update(name=["过敏"]) or d, "name should be text"),
+        (lambda d: d[0]["chat_messages"][0].update(parent_message_uuid=d[0]["chat_messages"][-1]["uuid"]) or d, "loop"),
         (lambda d: [{"title": "x", "mapping": {}}], "looks like a ChatGPT export"),
     ],
 )
