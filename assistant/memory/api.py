@@ -405,7 +405,8 @@ class Memories:
         """Replay conversations from another assistant (`assistant.importers.load`) through the
         write path at their own times (see `memory/imported.py`); those imported before are
         skipped. The write lock is taken per conversation, so a chat turn waits for one, not
-        for the whole export; `cancel` is asked between two (what is done stays done).
+        for the whole export; `cancel` is asked between two (what is done stays done), and a
+        forget-me between two ends it.
 
         Args:
             review: put what is stored in the review queue (None: unless the setting
@@ -414,12 +415,14 @@ class Memories:
         if review is None:
             review = not self._parts.settings.accept_imports_without_review
         report = HistoryReport(total=len(conversations))
+        service = self._service
         try:  # oldest first: a later statement supersedes an earlier one, as in chat
             for done, conversation in enumerate(sorted(conversations, key=lambda c: c.started), 1):
-                if cancel is not None and cancel():
-                    report.cancelled = True
-                    break
                 with self.lock:
+                    # a forget-me between two conversations ends the import: nothing goes into the fresh profile
+                    if (cancel is not None and cancel()) or self._parts.service is not service:
+                        report.cancelled = True
+                        break
                     replay(self._writer, conversation, report, review=review, now=self.now())
                 if progress is not None:
                     progress(done, report.total)

@@ -163,3 +163,11 @@ def test_an_old_statement_does_not_replace_what_the_user_said_since(profile: Any
     assert lisbon and all(m.status is Status.SUPERSEDED and m.superseded_by in denver for m in lisbon)
     found = memories.recall("Which city do I live in?", profile.clock.now())
     assert "Denver" in found[0].content
+
+
+def test_a_forget_me_during_an_import_ends_it(profile: Any) -> None:
+    memories = profile.memories
+    items = conversations("chatgpt", "chatgpt_conversations.json", profile)
+    report = memories.import_history(items, progress=lambda done, _total: memories.forget_me() if done == 1 else None)
+    assert report.cancelled and report.conversations == 1
+    assert memories.total() == 0, "nothing was written into the profile forget-me left"
