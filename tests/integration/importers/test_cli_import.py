@@ -71,3 +71,37 @@ def _zip(path: Path, name: str) -> Path:
         out.writestr("conversations.json", "[]")
         out.writestr(name, "x")
     return path
+
+
+def test_ctrl_c_stops_after_the_conversation_under_way(data_dir: Path, tmp_path: Path) -> None:
+    """A real process on a terminal: progress is drawn on stderr, Ctrl+C (SIGINT) stops the
+    import between two conversations, exit code 130 and a line saying how far it got."""
+    import os
+    import pty
+    import select
+    import signal
+    import subprocess
+    import sys
+
+    conversations = json.loads((FIXTURES / "chatgpt_conversations.json").read_text(encoding="utf-8"))
+    many = [{**c, "title": f"{c['title']} {n}"} for n in range(10) for c in conversations]
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(many, ensure_ascii=False), encoding="utf-8")
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "assistant", "import", "chatgpt", str(export)],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower)
+    os.close(follower)
+    seen = b""
+    try:
+        while b"importing 1/40" not in seen:
+            ready, _, _ = select.select([leader], [], [], 300)
+            assert ready, f"no progress on the terminal: {seen!r}"
+            seen += os.read(leader, 4096)
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(leader)
+    assert process.returncode == 130
+    assert "stopped after" in out.decode() and "import again to go on" in out.decode()
