@@ -1,4 +1,4 @@
-"""The menu bar: File (chats, export, import from other assistants, settings), Memory, Help, with the app's keyboard shortcuts.
+"""The menu bar: File, Memory, Help, with the app's keyboard shortcuts.
 
 The actions are made here and handed to the main window, which connects them (it owns what
 they do). Roles put Quit, Settings and About where macOS expects them.
