@@ -69,6 +69,7 @@ class Settings:
     extraction_every_turns: int = 3
     extraction_idle_seconds: int = 90
     recent_turns: int = 8
+    accept_imports_without_review: bool = False  # memories imported from other assistants skip the review queue
 
     def validate(self) -> None:
         """Raise InputError naming the first setting that cannot be used."""

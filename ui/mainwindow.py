@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         menus.new_chat.triggered.connect(lambda: self.new_chat(temporary=False))
         menus.new_temporary.triggered.connect(lambda: self.new_chat(temporary=True))
         menus.export.triggered.connect(self.export_memories)
+        menus.import_from.triggered.connect(self.import_history)
         menus.settings.triggered.connect(self.open_settings)
         menus.quit.triggered.connect(self.close)
         menus.search.triggered.connect(self.search_memories)
@@ -263,6 +264,22 @@ class MainWindow(QMainWindow):
         if self.core.is_open:
             self.tabs.setCurrentWidget(self.memories)
             self.memories.export_dialog()
+
+    def import_history(self) -> None:
+        """File ▸ Import from…: ChatGPT, Claude or a list of memories (ui/import_dialog.py)."""
+        if not self.core.is_open:
+            return
+        from ui.import_dialog import ImportDialog
+        from ui.memory_panel.views import REVIEW_VIEW
+
+        def open_review() -> None:
+            self.tabs.setCurrentWidget(self.memories)
+            self.memories.view_filter.setCurrentIndex(REVIEW_VIEW)
+
+        dialog = ImportDialog(self.core, self)
+        dialog.review_requested.connect(open_review)
+        self.dialog = dialog
+        dialog.open()
 
     def forget_me(self) -> None:
         if self.core.is_open:
@@ -488,6 +505,10 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        from ui.import_dialog import ImportDialog
+
         self.chat.stop()
+        for importing in self.findChildren(ImportDialog):
+            importing.stop()  # the workers' shutdown then waits for one conversation, not all
         self.core.close()
         super().closeEvent(event)

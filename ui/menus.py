@@ -20,6 +20,7 @@ MENU_TEXTS = (
     "New chat",
     "New temporary chat",
     "Export memories…",
+    "Import from…",
     "Settings…",
     "Quit",
     "Search memories",
@@ -40,6 +41,7 @@ class Menus:
     new_chat: QAction
     new_temporary: QAction
     export: QAction
+    import_from: QAction
     settings: QAction
     quit: QAction
     search: QAction
@@ -51,7 +53,7 @@ class Menus:
 
     def retranslate(self) -> None:
         menus = (self.file, self.memory, self.help)
-        actions = [self.new_chat, self.new_temporary, self.export, self.settings, self.quit]
+        actions = [self.new_chat, self.new_temporary, self.export, self.import_from, self.settings, self.quit]
         actions += [self.search, self.maintenance, self.forget_me, self.welcome]
         actions += [self.data_folder, self.about]
         for menu, text in zip(menus, MENU_TEXTS[: len(menus)], strict=True):
@@ -80,6 +82,7 @@ def build_menus(window: QMainWindow) -> Menus:
     new_temporary = action(file, "Ctrl+Shift+N")
     file.addSeparator()
     export = action(file)
+    import_from = action(file)
     file.addSeparator()
     settings = action(file, "Ctrl+,")
     settings.setMenuRole(QAction.MenuRole.PreferencesRole)
@@ -103,6 +106,7 @@ def build_menus(window: QMainWindow) -> Menus:
         new_chat=new_chat,
         new_temporary=new_temporary,
         export=export,
+        import_from=import_from,
         settings=settings,
         quit=quit_action,
         search=search,

@@ -58,6 +58,8 @@ class SettingsDialog(QDialog):
         self.embedding.setCurrentText(settings.embedding_model)
         self.memory_enabled = QCheckBox(tr("Remember things from conversations"))
         self.memory_enabled.setChecked(settings.memory_enabled)
+        self.accept_imports = QCheckBox(tr("Accept imported memories without review"))
+        self.accept_imports.setChecked(settings.accept_imports_without_review)
         self.recall_k = QSpinBox()
         self.recall_k.setRange(0, 50)
         self.recall_k.setValue(settings.recall_k)
@@ -83,6 +85,7 @@ class SettingsDialog(QDialog):
         form.addRow(tr("Context size (tokens)"), self.num_ctx)
         form.addRow(tr("Embedding model"), self.embedding)
         form.addRow("", self.memory_enabled)
+        form.addRow("", self.accept_imports)
         form.addRow(tr("Memories per reply"), self.recall_k)
         form.addRow(tr("Forgetting half-life"), self.decay)
         form.addRow(tr("Nightly maintenance"), self.nightly)
@@ -107,6 +110,7 @@ class SettingsDialog(QDialog):
             num_ctx=self.num_ctx.value(),
             embedding_model=self.embedding.currentText().strip() or self.original.embedding_model,
             memory_enabled=self.memory_enabled.isChecked(),
+            accept_imports_without_review=self.accept_imports.isChecked(),
             recall_k=self.recall_k.value(),
             decay_half_life_days=self.decay.value(),
             nightly_time=self.nightly.time().toString("HH:mm"),

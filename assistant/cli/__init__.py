@@ -1,4 +1,4 @@
-"""The `mnemo` command: gui (default), chat, memory …, mcp, maintain, doctor, eval, bench.
+"""The `mnemo` command: gui (default), chat, memory …, import, mcp, maintain, doctor, eval, bench.
 
 Every command module has `register(subparsers)`; each subcommand handler returns an exit
 code. User-facing failures (`MnemoError`) print a message and what to do, never a traceback;
@@ -24,7 +24,7 @@ from typing import Any
 from assistant import __version__
 from assistant.errors import MnemoError
 
-COMMAND_MODULES = ["memory", "chat", "mcp", "doctor", "maintain", "eval", "bench"]
+COMMAND_MODULES = ["memory", "import", "chat", "mcp", "doctor", "maintain", "eval", "bench"]
 # Clients of the library (the desktop window in ui/) add commands through this entry-point
 # group, so the core never imports them.
 PLUGIN_GROUP = "mnemo.commands"

@@ -142,7 +142,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         else:
             print(_line(details.memory))
             for event in details.history:
-                print(f"  {iso(event['at'])}  {event['event']}")
+                origin = (event.get("detail") or {}).get("origin")
+                print(f"  {iso(event['at'])}  {event['event']}" + (f" ({origin})" if origin else ""))
             for old in details.replaced:
                 print(f"  replaced #{old.id}: {old.content}")
     return 0

@@ -37,6 +37,7 @@ from typing import Any, Protocol
 from assistant.clock import Clock, to_ts
 from assistant.config import Settings
 from assistant.errors import InputError, NotFoundError
+from assistant.importers.records import ImportedConversation
 from assistant.memory.embedder import (
     BUNDLED_MODEL,
     Embedder,
@@ -44,6 +45,7 @@ from assistant.memory.embedder import (
     SentenceTransformerEmbedder,
 )
 from assistant.memory.explain import pinned_hit
+from assistant.memory.imported import HistoryReport, replay
 from assistant.memory.inject import block_language, render_block
 from assistant.memory.keys import KeyManager, keyfile_warning
 from assistant.memory.listing import MemoryQuery, Page, fetch_page
@@ -90,7 +92,7 @@ from assistant.memory.write import MemoryWriter, WriteResult
 log = logging.getLogger("mnemo.memory")
 
 __all__ = [  # with the record types of memory/types.py, all a front end needs
-    "MIN_PASSPHRASE", "Details", "ForgetMeReport", "ForgetPlan", "ImportReport", "MemoryChange",
+    "MIN_PASSPHRASE", "Details", "ForgetMeReport", "ForgetPlan", "HistoryReport", "ImportReport", "MemoryChange",
     "MemoryQuery", "Memories", "OriginMessage", "Page", "PassphraseNeeded", "Unsubscribe",
     "VaultItem", "WriteResult", "WrongPassphrase",
 ]
@@ -408,6 +410,38 @@ class Memories:
             report = import_memories(self._service, self._vault, path, passphrase=passphrase,
                                      skip_sensitive=skip_sensitive, progress=progress)
         self._emit("import", report.ids)
+        return report
+
+    def import_history(
+        self, conversations: Sequence[ImportedConversation], *, review: bool | None = None,
+        progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
+    ) -> HistoryReport:
+        """Replay conversations from another assistant (`assistant.importers.load`) through the
+        write path at their own times (see `memory/imported.py`); those imported before are
+        skipped. The write lock is taken per conversation, so a chat turn waits for one, not
+        for the whole export; `cancel` is asked between two (what is done stays done), and a
+        forget-me between two ends it.
+
+        Args:
+            review: put what is stored in the review queue (None: unless the setting
+                "accept imported memories without review" is on).
+        """
+        if review is None:
+            review = not self._parts.settings.accept_imports_without_review
+        report = HistoryReport(total=len(conversations))
+        service = self._service
+        try:  # oldest first: a later statement supersedes an earlier one, as in chat
+            for done, conversation in enumerate(sorted(conversations, key=lambda c: c.started), 1):
+                with self.lock:
+                    # a forget-me between two conversations ends the import: nothing goes into the fresh profile
+                    if (cancel is not None and cancel()) or self._parts.service is not service:
+                        report.cancelled = True
+                        break
+                    replay(self._writer, conversation, report, review=review, now=self.now())
+                if progress is not None:
+                    progress(done, report.total)
+        finally:
+            self._emit("import_history", report.memory_ids)
         return report
 
     def export(

@@ -179,7 +179,20 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX IF NOT EXISTS mcp_access_at ON mcp_access(profile_id, at);
     """,
-    # 8 ("why this memory"; 7 is another branch's, merged before it): why each memory under a
+    # 7: importers (assistant/importers/, Memories.import_history): a hash of each conversation
+    # (or memory-list line) already imported, so importing the same export again adds nothing.
+    # No text: the hash, where it came from, when, and how many memories it gave.
+    """
+    CREATE TABLE IF NOT EXISTS imported_conversations (
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        source TEXT NOT NULL,
+        imported_at REAL NOT NULL,
+        memories INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (profile_id, key)
+    );
+    """,
+    # 8 ("why this memory"): why each memory under a
     # reply was chosen — its routes, relevance against the threshold, what of the question
     # matched (memory/explain.py `Why`) — as JSON {memory id: why}. NULL for older replies.
     """

@@ -68,6 +68,10 @@ def literals() -> set[str]:
     from ui.chat.memories_used import OPEN_LINK
 
     found |= set(TEXTS.values()) | set(TOPICS.values()) | set(ORIGIN_TEXTS.values()) | {OPEN_LINK}
+
+    from ui.import_dialog import KINDS
+
+    found |= {label for _kind, label, _pattern in KINDS}
     return found
 
 

@@ -1,4 +1,4 @@
-"""The menu bar: File (New chat, Export, Quit), Memory (Forget me…), Help (Welcome, About,
+"""The menu bar: File (New chat, Export, Import from…, Quit), Memory (Forget me…), Help (Welcome, About,
 Data folder), each doing what it says."""
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ def test_the_menus_hold_what_a_desktop_app_has(window: Any) -> None:
         "New chat",
         "New temporary chat",
         "Export memories…",
+        "Import from…",
         "Settings…",
         "Quit",
     ]

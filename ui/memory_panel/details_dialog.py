@@ -65,6 +65,9 @@ class MemoryDetailsDialog(QDialog):
             parts.append(f"<p><i>{stamp}</i><br>{shown(source.content)}</p>")
         elif memory.source_message_id:
             parts.append(f"<p>{tr('The conversation it came from has been deleted.')}</p>")
+        elif imported := next((str((e.get("detail") or {}).get("origin", "")) for e in details.history
+                               if e["event"] == "imported"), ""):
+            parts.append(f"<p>{tr('Brought over from another assistant: {origin}.', origin=_esc(imported))}</p>")
         elif origin := next((str((e.get("detail") or {}).get("origin", "")) for e in details.history[:1]), ""):
             parts.append(f"<p>{tr('Written by a connected app ({origin}).', origin=_esc(origin))}</p>")
         else:
