@@ -330,8 +330,17 @@ class Memories:
 
     def reject(self, memory_ids: Sequence[int]) -> list[Change]:
         """Delete memories from the review queue (they were wrong; the user's own words they
-        were distilled from stay)."""
-        return self._delete(memory_ids, "reject", with_linked=False)
+        were distilled from stay). What one of them had replaced (an imported "I live in
+        Lisbon" over the live "I live in Denver") is active again: the rejected word does not
+        stand, so neither does its replacing."""
+        with self.lock:
+            replaced = [m.id for i in memory_ids for m in self._store.chain(i)
+                        if m.status is Status.SUPERSEDED and self._store.get(i).review]
+            changes = self._writer.forget(list(memory_ids), reason="reject")
+            for memory_id in replaced:
+                self._service.set_status(memory_id, Status.ACTIVE)
+        self._emit("reject", [*memory_ids, *replaced])
+        return changes
 
     def restore(self, memory_ids: Sequence[int]) -> None:
         """Make archived or superseded memories active (and indexed) again."""

@@ -171,3 +171,19 @@ def test_a_forget_me_during_an_import_ends_it(profile: Any) -> None:
     report = memories.import_history(items, progress=lambda done, _total: memories.forget_me() if done == 1 else None)
     assert report.cancelled and report.conversations == 1
     assert memories.total() == 0, "nothing was written into the profile forget-me left"
+
+
+def test_rejecting_an_imported_memory_brings_back_what_it_replaced(profile: Any) -> None:
+    from assistant.memory.types import Turn
+
+    memories = profile.memories
+    before = datetime(2024, 1, 2, 9, 0, tzinfo=UTC)  # older than the export's move to Lisbon
+    memories.remember([Turn("user", "I live in Boston.", at=before)], before)
+    boston = {m.id for m in everything(profile) if "Boston" in m.content}
+    memories.import_history(conversations("chatgpt", "chatgpt_conversations.json", profile))
+    after = {m.id: m for m in everything(profile)}
+    assert all(after[i].status is Status.SUPERSEDED for i in boston), "the newer import replaced it"
+    lisbon = [m.id for m in after.values() if m.review and any(m.id == after[i].superseded_by for i in boston)]
+    assert lisbon
+    memories.reject(lisbon)
+    assert all(memories.get(i).status is Status.ACTIVE for i in boston), "the rejected word does not stand"
