@@ -123,6 +123,7 @@ def main(out_dir: str) -> int:
         conversation(tools)
         why_view(tools)
         timeline(tools)
+        connected_apps(tools)
         return 0
     finally:
         window.close()
@@ -314,6 +315,33 @@ def timeline(t: Tools) -> None:
     set_language("en")
     panel.view_filter.setCurrentIndex(0)
     window.tabs.setCurrentIndex(0)
+
+
+def connected_apps(t: Tools) -> None:
+    """Settings → Connected apps: two MCP clients (one may read, one may propose), their
+    permissions and the access log of what each was shown or wrote."""
+    from assistant.mcp.consent import Permission
+    from assistant.mcp.gateway import MemoryGateway
+    from ui.connected_apps import ConnectedApps
+    from ui.i18n import set_language
+
+    window = t.window
+    gateway = MemoryGateway(t.core.profile)
+    gateway.consent.allow("Claude Desktop", Permission.READ)
+    gateway.consent.allow("Jan", Permission.PROPOSE)
+    gateway.search("Claude Desktop", "what tea do I like?", 3)
+    gateway.list_memories("Jan", limit=5)
+    gateway.remember("Jan", "The user prefers window seats on flights.")
+    for language in ("en", "zh"):
+        set_language(language)
+        window.open_settings()
+        dialog = window.dialog
+        section = dialog.findChild(ConnectedApps)
+        t.wait_until(lambda s=section: s.clients.rowCount() == 2 and s.log.rowCount() >= 3)
+        dialog.resize(900, 720)
+        both_schemes(t, lambda scheme, d=dialog, lang=language: t.shot(d, f"connected-apps-{lang}-{scheme}.png"))
+        dialog.reject()
+    set_language("en")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.dates import long_datetime
+from ui.dates import long_datetime, short_datetime
 from ui.i18n import tr
 
 PERMISSIONS = [
@@ -95,9 +95,15 @@ class ConnectedApps(QWidget):
         self.log.setRowCount(len(log))
         for row, entry in enumerate(log):
             ids = ", ".join(f"#{i}" for i in entry.memory_ids) or "—"
-            cells = [long_datetime(entry.at), entry.client, entry.tool, tr(OUTCOMES[entry.outcome.value]), ids]
+            cells = [short_datetime(entry.at), entry.client, entry.tool, tr(OUTCOMES[entry.outcome.value]), ids]
             for column, text in enumerate(cells):
-                self.log.setItem(row, column, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                if column == 0:
+                    item.setToolTip(long_datetime(entry.at))
+                self.log.setItem(row, column, item)
+        # every column but the memories as wide as what it holds: "Claude Desktop", "search_memories"
+        for column in range(4):
+            self.log.resizeColumnToContents(column)
 
     def set_permission(self, name: str, permission: str) -> None:
         from assistant.mcp.consent import Permission
