@@ -104,8 +104,6 @@ _TRY_IT = re.compile(
     r"(?i)^(?:好|好的|好嘞|好滴|行|嗯|ok|okay|sure|cool)[\s,，!！~～]*(?:那)?(?:我)?(?:先|去|回头|等下|待会)?(?:看看|试试|研究一下|想想|收起来|记下了)[\s!！。.~～]*$"
     r"|^(?:ok|okay|sure|cool|great)[\s,!]*(?:i'?ll|will|let me|gonna)\s+(?:try|check|look|think about)\b"
 )
-# A cry that opens a clause ("啊啊啊", "ugh,", "omg").
-_INTERJECTION = re.compile(r"(?i)^(?:(?:ugh|argh|lol|lmao|haha+|omg|meh|yay|woo+|phew)\b|哈哈+|呵呵+|嘿嘿+|啊啊+|唉+)[\s,，!！~～.。]*")
 # "my flask app keeps saying the key isnt set??": the user's own thing, told with a question
 # mark but in a statement's order — what it says about them holds.
 _PUZZLED = re.compile(
@@ -222,9 +220,6 @@ class NoiseFilter:
         if is_hypothetical(text) and (topic is None or topic.slot != "user.plan"):
             return Verdict(False, "hypothetical")
         mood = MOOD.match(text) is not None or MOOD_INSIDE.search(text) is not None
-        if mood and topic is not None and topic.slot != "user.likes" and (rest := _INTERJECTION.sub("", text)) != text and _size(rest) >= 4:
-            # "啊啊啊婚礼改到明年五一了": the cry is the lead-in, the news is what follows
-            mood = MOOD.match(rest) is not None or MOOD_INSIDE.search(rest) is not None
         if mood and (topic is None or topic.slot not in ("user.health", "user.allergy")):
             return Verdict(False, "passing mood")
         size = _size(text)
