@@ -95,12 +95,16 @@ _RESTRICTION = re.compile(
 # A pet that died, by its name: "豆豆走了" (of a pet, 走了 is a death), "we said goodbye to
 # pepper", "Biscuit passed away", "had to put Max down".
 _PET_GONE = re.compile(
-    r"(?i)\b(?:said goodbye to|lost|had to put down|put down|buried)\s+(?:our|my)?\s*(?:(?:dog|cat|bunny|rabbit|hamster|boy|girl)\s+)?([a-z][a-z'-]{1,20})\b"
+    r"(?i)\b(?:said goodbye to|had to put down|put down|buried)\s+(?:our|my)?\s*(?:(?:dog|cat|bunny|rabbit|hamster|boy|girl)\s+)?([a-z][a-z'-]{1,20})\b"
+    r"|\blost\s+(?:our|my)\s+(?:old\s+)?(?:dog|cat|bunny|rabbit|hamster|parrot)\s+([a-z][a-z'-]{1,20})\b"
     r"|\b(?:had to )?put\s+([a-z][a-z'-]{1,20})\s+down\b"
     r"|\b([a-z][a-z'-]{1,20})\s+(?:passed away|died|crossed the rainbow bridge|is gone)\b"
     r"|([\u4e00-\u9fff]{2,3}?)(?:昨天|昨晚|今天|今早|前天|上周|早上|半夜)?(?:走了|去世了|没了|去汪星了|去喵星了|当小天使了)"
 )
-_NOT_PET_NAMES = frozenset({"my", "our", "the", "a", "an", "him", "her", "them", "it", "he", "she", "they", "we", "i", "weight", "touch", "track", "power", "everything", "money", "job"})
+_NOT_PET_NAMES = frozenset({"my", "our", "the", "a", "an", "him", "her", "them", "it", "he", "she", "they", "we", "i", "weight", "touch", "track", "power", "everything", "money", "job",
+                            # people: "my grandma passed away" ends no memory of her cat
+                            "grandma", "grandpa", "granny", "gran", "nan", "mom", "mum", "dad", "mother", "father", "uncle",
+                            "aunt", "friend", "neighbour", "neighbor", "husband", "wife", "brother", "sister", "son", "daughter"})
 
 
 def _pets_gone(text: str) -> set[str]:
@@ -239,7 +243,8 @@ class UpdateDecision:
         store = self.service.store
         out: list[Memory] = []
         for memory in store.active_by_topics(["user.pet"]) + store.active_by_slot_prefix("user.pet"):
-            if memory.id not in taken and any(name in memory.content.casefold() for name in names):
+            text = memory.content.casefold()
+            if memory.id not in taken and any(re.search(rf"(?<![a-z]){re.escape(name)}(?![a-z])", text) for name in names):
                 out.append(memory)
                 taken.add(memory.id)
         return out
@@ -266,7 +271,7 @@ class UpdateDecision:
         trips = [m for m in ahead if _TRAVEL.search(m.content)]
         days = {m.event_at for m in (trips or ahead)}
         if len(days) != 1:
-            return []  # which of several? nothing is ended on a guess
+            return named  # which of several trips? nothing more is ended on a guess
         taken.update(m.id for m in trips or ahead)
         return named + (trips or ahead)
 

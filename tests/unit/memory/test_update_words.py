@@ -1,0 +1,51 @@
+"""The words the update decision reads: which pet a message says died, and how long a state
+is said to last."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from assistant.memory.episodes import _lasts_for
+from assistant.memory.update import _pets_gone
+
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("豆豆走了，养了两年半", {"豆豆"}),
+        ("we said goodbye to pepper on sunday 💔", {"pepper"}),
+        ("we lost our dog Max last week", {"max"}),
+        ("Biscuit passed away in his sleep", {"biscuit"}),
+        ("lost my keys again", set()),
+        ("we lost the match", set()),
+        ("我们走了", set()),  # "we're off", not a death
+        ("他走了", set()),
+    ],
+)
+def test_the_pet_a_message_says_died(text: str, names: set[str]) -> None:
+    assert _pets_gone(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("physio says no running for like 6 weeks", 43),
+        ("doc says cast for six weeks", 43),
+        ("医生说石膏要打六周", 43),
+        ("I'm staying with my parents for two weeks", 15),
+        ("I've been vegan for 3 years", None),
+        ("I've lived here for 2 months", None),
+        ("我在成都住了两个月了", None),
+        ("I run for 30 minutes every day", None),
+    ],
+)
+def test_a_state_said_to_last_a_while(text: str, days: int | None) -> None:
+    ends = _lasts_for(text, NOW)
+    assert (None if ends is None else (ends - NOW).days) == days
+    if ends is not None:
+        assert ends - NOW == timedelta(days=days)
