@@ -167,22 +167,26 @@ def _next_year_holiday(now: datetime, word: str) -> Range | None:
     return None
 
 
-# Holidays people date plans by ("婚礼改到明年五一了", "home for Christmas").
+# Holidays people date plans by ("婚礼改到明年五一了", "home for Christmas"): those on a fixed
+# day as (pattern, month, day), then those that move.
+_FIXED_HOLIDAYS = (
+    (r"(?<![0-9一二三四五六七八九十])五一(?![个万千百块元岁分号日])", 5, 1),
+    (r"国庆", 10, 1),
+    (r"元旦", 1, 1),
+    (r"平安夜", 12, 24),
+    (r"圣诞", 12, 25),
+    (r"(?<!七夕)情人节", 2, 14),
+    (r"(?i)\bchristmas eve\b|\bxmas eve\b", 12, 24),
+    (r"(?i)\b(?:christmas|xmas)\b(?! eve)", 12, 25),
+    (r"(?i)\bnew year'?s eve\b|\bnye\b", 12, 31),
+    (r"(?i)\bnew year'?s(?: day)?\b(?! eve)", 1, 1),
+    (r"(?i)\bvalentine'?s(?: day)?\b", 2, 14),
+    (r"(?i)\bhalloween\b", 10, 31),
+)
 _HOLIDAYS: list[Rule] = [
-    (re.compile(r"(?<![0-9一二三四五六七八九十])五一(?![个万千百块元岁分号日])"), lambda m, n: _upcoming_month_day(n, 5, 1)),
-    (re.compile(r"国庆"), lambda m, n: _upcoming_month_day(n, 10, 1)),
-    (re.compile(r"元旦"), lambda m, n: _upcoming_month_day(n, 1, 1)),
-    (re.compile(r"平安夜"), lambda m, n: _upcoming_month_day(n, 12, 24)),
-    (re.compile(r"圣诞"), lambda m, n: _upcoming_month_day(n, 12, 25)),
-    (re.compile(r"(?<!七夕)情人节"), lambda m, n: _upcoming_month_day(n, 2, 14)),
+    *((re.compile(rx), lambda m, n, mo=mo, d=d: _upcoming_month_day(n, mo, d)) for rx, mo, d in _FIXED_HOLIDAYS),
     (re.compile(r"除夕|年三十|大年夜"), lambda m, n: _spring_festival(n, -1)),
     (re.compile(r"春节|过年|大年初一"), lambda m, n: _spring_festival(n)),
-    (re.compile(r"(?i)\bchristmas eve\b|\bxmas eve\b"), lambda m, n: _upcoming_month_day(n, 12, 24)),
-    (re.compile(r"(?i)\b(?:christmas|xmas)\b(?! eve)"), lambda m, n: _upcoming_month_day(n, 12, 25)),
-    (re.compile(r"(?i)\bnew year'?s eve\b|\bnye\b"), lambda m, n: _upcoming_month_day(n, 12, 31)),
-    (re.compile(r"(?i)\bnew year'?s(?: day)?\b(?! eve)"), lambda m, n: _upcoming_month_day(n, 1, 1)),
-    (re.compile(r"(?i)\bvalentine'?s(?: day)?\b"), lambda m, n: _upcoming_month_day(n, 2, 14)),
-    (re.compile(r"(?i)\bhalloween\b"), lambda m, n: _upcoming_month_day(n, 10, 31)),
     (re.compile(r"(?i)\bthanksgiving\b"), lambda m, n: _thanksgiving(n)),
 ]
 
