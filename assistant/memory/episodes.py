@@ -21,7 +21,7 @@ from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
 from assistant.memory.noise import DAY_STORY, DURABLE, PIVOT, NoiseFilter, Verdict, strip_remember
 from assistant.memory.people import about_someone_else
-from assistant.memory.timewords import PLAN_WORDS, future_date, month_span, zh_number
+from assistant.memory.timewords import PLAN_WORDS, en_number, future_date, month_span, zh_number
 from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
@@ -207,14 +207,12 @@ def _lasts_for(body: str, now: datetime) -> datetime | None:
     if m is None or _SO_FAR.search(body):
         return None
     count, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-    n = zh_number(count) if count[0].isdigit() or count[0] in "一二两三四五六七八九十" else _EN_COUNT.get(count.lower())
+    n = zh_number(count)
+    n = en_number(count) if n is None else n
     if n is None or not 0 < n <= 24:
         return None
     return now + timedelta(days=n * _UNIT_DAYS[unit.lower()] + 1)
 
-
-_EN_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a few": 3}
 
 
 def _extend_until(episodes: list[Episode]) -> None:

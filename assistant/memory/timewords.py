@@ -54,7 +54,8 @@ def zh_number(text: str) -> int | None:
     return value
 
 
-def _en_number(text: str) -> int | None:
+def en_number(text: str) -> int | None:
+    """Parse a small English count ("six", "a couple of", "12"); None if it is not one."""
     text = text.lower().strip()
     return int(text) if text.isdigit() else _EN_NUMBERS.get(text)
 
@@ -333,7 +334,7 @@ def _zh_after(now: datetime, count: str, unit: str) -> Range | None:
 
 
 def _en_after(now: datetime, count: str, unit: str) -> Range | None:
-    value = _en_number(count)
+    value = en_number(count)
     return _shift(now, value, unit.lower()) if value is not None else None
 
 
@@ -443,7 +444,7 @@ def _en_ago(now: datetime, count: str, unit: str) -> Range | None:
         days = {"d": 7, "w": 35, "m": 120}[unit[0].lower()]
         yesterday = now.date() - timedelta(days=1)
         return _span(now, now.date() - timedelta(days=days), yesterday)
-    value = _en_number(count)
+    value = en_number(count)
     return _ago(now, value, unit.lower()) if value is not None and value > 0 else None
 
 
@@ -490,4 +491,4 @@ def month_span(text: str, now: datetime) -> Range | None:
     return _span(now, date(year, month, 1), date(year, month, monthrange(year, month)[1]))
 
 
-__all__ = ["PLAN_WORDS", "Range", "future_date", "month_span", "past_range", "zh_number"]
+__all__ = ["PLAN_WORDS", "Range", "en_number", "future_date", "month_span", "past_range", "zh_number"]
