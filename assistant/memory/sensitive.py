@@ -403,13 +403,22 @@ class _Key:
 
 
 _NUMBERED = r"(?=\s+(?:number|no\b|id\b|card))"  # "account" only as "account number", …
+_PASS_NOT_AFTER = "".join(
+    f"(?<!{word} )" for word in (
+        "boarding", "bus", "season", "day", "ski", "hall", "park", "annual", "monthly", "weekly",
+        "transit", "rail", "train", "metro", "festival", "museum", "backstage", "press", "guest",
+        "visitor", "gym", "free", "all-access", "mountain", "a", "to", "will", "ll", "i", "can", "just",
+    )
+)
+_PASS = _PASS_NOT_AFTER + r"pass(?=[ \t]*[:=][ \t]*\S|[ \t]+(?=\S{4,})\S*[\d!@#$%^&*])"
 _KEYS = (
     _Key("passport", r"passport", "护照|通行证"),
-    _Key("ssn", r"social\s+security|ssn|national\s+insurance|(?<=\bmy\s)social(?=\s+(?:is|number|no\b|#|:))", "社会安全|社会保障"),
+    _Key("ssn", r"social\s+security|ssn|national\s+insurance|social\s+insurance|(?-i:SIN)|(?<=\bmy\s)social(?=\s+(?:is|number|no\b|#|:))", "社会安全|社会保障"),
     _Key("id_number", rf"national\s+id(?:entity)?(?:\s+card)?|id(?:entity)?\s+card|(?:id|identity){_NUMBERED}"
          r"|(?<=\bmy\s)id", "身份证|证件"),
     _Key("driver_license", rf"driv(?:er'?s?|ing)\s+licen[cs]e|licen[cs]e{_NUMBERED}|(?<=\bmy\s)licen[cs]e(?!\s+plate)", "驾照|驾驶证|驾驶执照"),
-    _Key("license_plate", rf"(?:licen[cs]e|number|registration|car)\s+plate|plate{_NUMBERED}", "车牌|牌照"),
+    _Key("license_plate", rf"(?:licen[cs]e|number|registration|car)\s+plate|plate{_NUMBERED}"
+         r"|(?<=\bcar\s)reg(?:istration)?(?=\s+(?:is|number|no\b)|:)", "车牌|牌照"),
     _Key("iban", r"iban"),
     _Key("account", rf"(?:bank|checking|savings|current)\s+account|account{_NUMBERED}|acct", "账号|账户"),
     _Key("account", r"account", value="weak"),
@@ -418,11 +427,19 @@ _KEYS = (
     _Key("bank_card", rf"card{_NUMBERED}|(?:credit|debit|bank)\s+card|visa|mastercard|master\s+card|amex|american\s+express|discover\s+card",
          "银行卡|卡号|信用卡|储蓄卡|借记卡|工资卡|银联"),
     _Key("security_code", r"cvv2?|cvc2?|csc|card\s+security\s+code|security\s+code", "安全码|CVV码|验证码|校验码"),
+    # a code sent for one log-in: "one-time code 583920", "OTP: 4471", "动态码 882910"
+    _Key("security_code", r"one[\s-]?time\s+(?:code|pin|passcode|password)|otp(?:\s+code)?|verification\s+code"
+         r"|(?:2fa|two[\s-]factor|sms|text|login|log-in|sign[\s-]?in|auth(?:entication)?|authenticator)\s+code",
+         "动态码|动态密码|短信码|登录码"),
     _Key("pin", r"pin"),
     # "the door code is 2580", "locker combo 12-34-56": what opens something
     _Key("pin", r"(?:alarm|door|gate|garage|locker|safe|keypad|entry|building|lock|bike\s+lock)\s+(?:code|combo|combination|pin)"
-         r"|combination|(?:lock\s+)?combo", "门禁码|门禁密码|门锁密码|保险箱密码|密码锁"),
+         r"|combination|(?:lock\s+)?combo|(?:pickup|pick-up|collection|parcel\s+locker)\s+code",
+         "门禁码|门禁密码|门锁密码|保险箱密码|密码锁|取件码|取货码|提货码|开箱码"),
     _Key("password", r"password|passcode|passwd|pwd|pw|pass\s+code|wi-?fi\s+(?:key|code)", "密码|口令", value="secret"),
+    # "network Pinewood, pass pinecone77", "pass: x9!k": the short word, before a value that
+    # has a digit or a symbol (not a boarding pass or "I'll pass")
+    _Key("password", _PASS, value="secret"),
     _Key("password", r"pass\s?phrase", value="phrase"),
     _Key("api_key", r"api[\s_-]?key|access[\s_-]?key|secret[\s_-]?key|private[\s_-]?key"
          r"|(?:access|auth|api|bearer|github|gitlab|slack|openai|personal\s+access)[\s_-]?token", "密钥|秘钥|令牌", value="secret"),
@@ -566,9 +583,12 @@ def _listed_codes(text: str, at: int) -> Iterator[SensitiveSpan]:
 # named by a bare "code" with the thing it opens anywhere in the sentence.
 _ACCESS_CODE = re.compile(
     r"(?<![A-Za-z])(?i:(?:the|my|our|its|their|a)\s+(?:entry\s+)?(?:code|passcode|combo|combination))"
-    r"(?:,[^,\n]{1,80},)?[ \t]+(?i:is|was|:)[ \t]+(?P<value>\d[\d -]{1,10}\d|\d{3,12})(?![\dA-Za-z])"
+    r"(?:,[^,\n]{1,80},|[ \t]+(?i:to|for|of|at)(?:[ \t]+[A-Za-z'’]{1,16}){1,3}?)?[ \t]+(?i:is|was|:)[ \t]+(?P<value>\d[\d -]{1,10}\d|\d{3,12})(?![\dA-Za-z])"
 )
-_OPENS = re.compile(r"(?i:gate|door|keypad|lock|locker|alarm|safe|garage|building|entry|intercom|lockbox|key\s?box|padlock)")
+_OPENS = re.compile(
+    r"(?i:gate|door|keypad|lock|locker|alarm|safe|garage|building|entry|intercom|lockbox|key\s?box|padlock"
+    r"|apartment|flat|house|lobby|mailbox|storage|shed|cabin|unit)"
+)
 
 
 def _access_code_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
@@ -599,6 +619,26 @@ def _env_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             continue
         kind = "password" if re.search(r"(?i:pass|pwd)", m.group(0)[: m.start("value") - m.start()]) else "api_key"
         yield -1, _span(kind, text, m.start("value"), m.end("value"))
+
+
+# "login for the router: admin / Tr0ub4dor&3", "账号密码 admin/Xy7#pq": a user name and its
+# password, written as a pair after a word for logging in; the second half is the secret.
+_CREDENTIAL_PAIR = re.compile(
+    r"(?<![A-Za-z])(?i:log[\s-]?ins?|credentials|creds|sign[\s-]?in|wi-?fi|wlan|ssid|user(?:name)?\s*(?:and|&|/)\s*pass(?:word)?)(?![A-Za-z])"
+    r"(?:[^\n:：。.!?]{0,30}?)(?:[:：]|\bis\b)[ \t]*"
+    r"|(?:账号密码|用户名和?密码|登录信息|登录账号)(?:是|为|[:：])?[ \t]*"
+)
+_PAIR = re.compile(r"(?P<user>[^\s/|，。]{1,64})[ \t]*[/|][ \t]*(?P<secret>[^\s\u3000-\u303f\u3400-\u9fff\uff00-\uffef]{3,128})")
+
+
+def _credential_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
+    for m in _CREDENTIAL_PAIR.finditer(text):
+        pair = _PAIR.match(text, m.end())
+        if pair is None or not re.search(r"[\d\W_]", pair.group("secret")):
+            continue  # "the wifi is slow / laggy": a password has a digit or a symbol
+        end = _trim(text, pair.start("secret"), pair.end("secret"))
+        if end > pair.start("secret"):
+            yield -1, _span("password", text, pair.start("secret"), end)
 
 
 def _secret(text: str, at: int, phrase: bool, quote: str | None, bare: bool, kind: str = "password") -> SensitiveSpan | None:
@@ -704,6 +744,7 @@ def _raw_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
     yield from _keyed_spans(text)
     yield from _access_code_spans(text)
     yield from _env_spans(text)
+    yield from _credential_spans(text)
     yield from _card_context_spans(text)
     yield from _zh_address_spans(text)
     yield from _en_address_spans(text)

@@ -274,6 +274,19 @@ def test_adversarial_input_is_linear(big: str) -> None:
         # a card number that fails the checksum, named only somewhere before it
         ("我的银行卡是工商银行的 6212 2611 0200 1234 567", [("bank_card", "6212 2611 0200 1234 567")]),
         ("我的信用卡 4392 2500 1234 5678", [("bank_card", "4392 2500 1234 5678")]),
+        # one-time codes, pickup codes, "pass" for a password, a user name / password pair
+        ("one-time code 583920 for the login, it expires soon", [("security_code", "583920")]),
+        ("OTP: 4471", [("security_code", "4471")]),
+        ("Google sign-in code G-482913", [("security_code", "G-482913")]),
+        ("快递柜取件码 552198", [("pin", "552198")]),
+        ("The wifi at the cabin: network Pinewood, pass pinecone77", [("password", "pinecone77")]),
+        ("pass: x9!k", [("password", "x9!k")]),
+        ("login for the router: admin / Tr0ub4dor&3", [("password", "Tr0ub4dor&3")]),
+        ("my login is chen.wei / Hua2024!", [("password", "Hua2024!")]),
+        ("wifi: CasaAzul / bacalhau2024!", [("password", "bacalhau2024!")]),
+        ("the code to the apartment is 4471", [("pin", "4471")]),
+        ("my SIN is 046 454 286", [("ssn", "046 454 286")]),
+        ("car reg is AB12 CDE", [("license_plate", "AB12 CDE")]),
     ],
 )
 def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
@@ -283,7 +296,10 @@ def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
 @pytest.mark.parametrize(
     "text",
     ["I love my social life", "the combination of rice and beans", "I got my license last year",
-     "the token ring network", "my bank is Chase", "订单号 JD2026021088341207"],
+     "the token ring network", "my bank is Chase", "订单号 JD2026021088341207",
+     "my boarding pass 12B3 is on the phone", "the bus pass costs 45 a month", "I'll pass 2day",
+     "you pass the Exit 42 sign", "I passed the exam in 2024", "the login page is slow: it takes 30 s",
+     "the wifi is slow / laggy", "the code for the discount is 2024", "I sin a lot"],
 )
 def test_ordinary_words_are_not_keys(text: str) -> None:
     assert kinds(text) == []
