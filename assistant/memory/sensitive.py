@@ -266,6 +266,16 @@ def _shape_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
     for m in _IBAN.finditer(text):
         if iban_ok(m.group(0)) or (_IBAN_GROUPED.fullmatch(m.group(0)) and not _named_as_id(text, m.start())):
             yield 0, _span("iban", text, m.start(), m.end())
+    for m in _ZH_PLATE.finditer(text):
+        yield 0, _span("license_plate", text, m.start(), m.end())
+
+
+# A mainland Chinese plate: a province, a letter, then five or six letters and digits (no I or
+# O), at least one a digit: "浙A·D73K9", "粤B12345", "京AD12345" (new energy).
+_ZH_PLATE = re.compile(
+    r"(?<![A-Za-z0-9])[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-HJ-NP-Z][·•・.\- ]?"
+    r"(?=[A-HJ-NP-Z]{0,5}\d)[A-HJ-NP-Z0-9]{5,6}(?![A-Za-z0-9])"
+)
 
 
 _ID_CONTEXT = re.compile(
@@ -417,7 +427,7 @@ _KEYS = (
     _Key("id_number", rf"national\s+id(?:entity)?(?:\s+card)?|id(?:entity)?\s+card|(?:id|identity){_NUMBERED}"
          r"|(?<=\bmy\s)id", "身份证|证件"),
     _Key("driver_license", rf"driv(?:er'?s?|ing)\s+licen[cs]e|licen[cs]e{_NUMBERED}|(?<=\bmy\s)licen[cs]e(?!\s+plate)", "驾照|驾驶证|驾驶执照"),
-    _Key("license_plate", rf"(?:licen[cs]e|number|registration|car)\s+plate|plate{_NUMBERED}"
+    _Key("license_plate", rf"(?:licen[cs]e|number|registration|car)\s+plate|plate{_NUMBERED}|plates?"
          r"|(?<=\bcar\s)reg(?:istration)?(?=\s+(?:is|number|no\b)|:)", "车牌|牌照"),
     _Key("iban", r"iban"),
     _Key("account", rf"(?:bank|checking|savings|current)\s+account|account{_NUMBERED}|acct", "账号|账户"),
@@ -426,7 +436,7 @@ _KEYS = (
          r"|acc\.?(?=[ \t]*(?:no\.?|number|#|:)?[ \t]*\d)"),
     _Key("bank_card", rf"card{_NUMBERED}|(?:credit|debit|bank)\s+card|visa|mastercard|master\s+card|amex|american\s+express|discover\s+card",
          "银行卡|卡号|信用卡|储蓄卡|借记卡|工资卡|银联"),
-    _Key("security_code", r"cvv2?|cvc2?|csc|card\s+security\s+code|security\s+code", "安全码|CVV码|验证码|校验码"),
+    _Key("security_code", r"cvv2?|cvc2?|csc|cid|card\s+security\s+code|security\s+code", "安全码|CVV码|验证码|校验码"),
     # a code sent for one log-in: "one-time code 583920", "OTP: 4471", "动态码 882910"
     _Key("security_code", r"one[\s-]?time\s+(?:code|pin|passcode|password)|otp(?:\s+code)?|verification\s+code"
          r"|(?:2fa|two[\s-]factor|sms|text|login|log-in|sign[\s-]?in|auth(?:entication)?|authenticator)\s+code",

@@ -287,6 +287,9 @@ def test_adversarial_input_is_linear(big: str) -> None:
         ("the code to the apartment is 4471", [("pin", "4471")]),
         ("my SIN is 046 454 286", [("ssn", "046 454 286")]),
         ("car reg is AB12 CDE", [("license_plate", "AB12 CDE")]),
+        ("amex 3471 592038 41176, exp 09/28, cid 5820", [("bank_card", "3471 592038 41176"), ("security_code", "5820")]),
+        ("my honda civic, plate 8MXR417, how do i contest it", [("license_plate", "8MXR417")]),
+        ("今天刚上的牌 浙A·D73K9 哈哈", [("license_plate", "浙A·D73K9")]),  # a Chinese plate by its shape
     ],
 )
 def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
@@ -299,7 +302,8 @@ def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
      "the token ring network", "my bank is Chase", "订单号 JD2026021088341207",
      "my boarding pass 12B3 is on the phone", "the bus pass costs 45 a month", "I'll pass 2day",
      "you pass the Exit 42 sign", "I passed the exam in 2024", "the login page is slow: it takes 30 s",
-     "the wifi is slow / laggy", "the code for the discount is 2024", "I sin a lot"],
+     "the wifi is slow / laggy", "the code for the discount is 2024", "I sin a lot",
+     "a plate of pasta", "I ate 2 plates", "京A是北京的车牌前缀"],
 )
 def test_ordinary_words_are_not_keys(text: str) -> None:
     assert kinds(text) == []
