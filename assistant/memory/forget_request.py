@@ -55,6 +55,7 @@ _ZH_REQUEST = (
     # code-switched, the target first: "之前说的 salary 数字 forget it 吧"
     re.compile(r"^(?![我你他她])(?P<target>.{1,30}?)\s*(?i:forget|delete|erase|remove)\s+(?i:it|that|this|them)\b(?:\s*(?:吧|了|啊|哈|呗|好吗|ok|okay|please|pls))*$"),
 )
+_LATIN_TAIL = re.compile(r"(?<=[\u4e00-\u9fff])[\s,，。.!！~～]*(?i:(?!(?:forget|delete|erase|remove)\b)[a-z][a-z\s'’,.!?~]{0,40})$")
 _ZH_STATEMENT = re.compile(r"^我(?:又|还|都|也|竟然|居然|差点)?(?:忘了|忘记了?|忘带|删了)|不小心删|忘了带|忘记带|忘了拿")
 _ZH_TRIM = re.compile(
     r"^(?:算了\s*)?(?:之前|上次|刚才|以前)?(?:跟你|和你|对你)?(?:说的|讲的|提的)?(?:都|全)?(?:跟|和|与)?(?:关于|有关)?(?:我的|我)?"
@@ -66,9 +67,16 @@ _OBJECT_PRONOUN = re.compile(r"(?i)^(?:me|us|you|him|her|them)\b")
 _VAGUE = frozenset("it this that everything anything something me all 它 这个 那个 这 那 吧 了 一切 所有".split())
 
 
+# "the therapy stuff from the other day": when it was said is no part of what to forget
+_EN_WHEN_SAID = re.compile(
+    r"(?i)\s+(?:from|of)\s+(?:the other day|before|earlier|yesterday|last (?:time|week|night|month)|our last (?:chat|conversation))\W*$"
+)
+
+
 def _en_target(raw: str) -> str:
     target = re.split(r"(?i)\s*(?:[;(?,]|\s-\s|\bbut\b|\bkeep\b|\bthough\b|\btho\b|\bthanks\b|\bthx\b|\bthank you\b)", raw, maxsplit=1)[0]
     # "that thing about my mom's health", "the weight thing I told you", "the Bunny stuff"
+    target = _EN_WHEN_SAID.sub("", target.strip())
     thing = re.match(r"(?i)^(?:all\s+)?(?:that|the|this|those)\s+(?:(?P<what>.{1,30}?)\s+)?(?:thing|things|stuff|part|bit|info)\b(?:\s+(?:about|on|with)\s+(?P<about>.+?))?(?:\s+(?:i|that i)\s+(?:told|said|mentioned)\b.*)?$", target.strip())
     if thing is not None and (thing.group("what") or thing.group("about")):
         target = thing.group("about") or thing.group("what") or ""
@@ -95,11 +103,14 @@ def forget_target(clause: str) -> str | None:
         text = re.sub(r"(?i)^(?:(?:please|pls|plz|ok|okay|hey|also|btw|oh)[\s,]+)+", "", text)  # "please forget 我的地址"
         if _ZH_STATEMENT.search(text):
             return None
-        for rx in _ZH_REQUEST:
-            m = rx.search(text)
-            if m:
-                target = _zh_target(m.group("target"))
-                return "" if target in _VAGUE else target
+        # "把我前任的事都删了吧 not worth it": an English afterthought is no part of the request
+        bare = _LATIN_TAIL.sub("", text)
+        for candidate in dict.fromkeys((text, bare)):
+            for rx in _ZH_REQUEST:
+                m = rx.search(candidate)
+                if m:
+                    target = _zh_target(m.group("target"))
+                    return "" if target in _VAGUE else target
         return None
     m = _EN_REQUEST.match(text)
     if m is None:

@@ -55,6 +55,10 @@ log = logging.getLogger("mnemo.write")
 
 CandidateSource = Callable[[str, datetime], list[Candidate]]
 
+# A clause that goes on about someone the clause before it named: "他下个月结婚", "she's a lawyer".
+_REFERS_BACK = re.compile(
+    r"(?:听说|据说|好像|结果|然后)?(?:他|她|TA|ta)|(?i:(?:and\s+|apparently\s+|now\s+)?(?:he|she|they|his|her|their)(?:'s|'re)?\b)"
+)
 _ACCEPT_RE = re.compile(
     r"^\s*(yes|yeah|yep|yup|right|exactly|correct|that'?s right|that'?s correct|sure|indeed|true|"
     r"对|对的|对啊|是的|是啊|没错|嗯|嗯嗯|正确|就是|对对)[\s,.!，。！~]*",
@@ -247,11 +251,18 @@ class MemoryWriter:
             for hit in hits:
                 if hit.keyword > 0 or hit.similarity >= 0.45 or slot and hit.memory.slot == slot:
                     found.setdefault(hit.memory.id, hit.memory)
+            # "forget the therapy stuff" covers "my therapist …": a longer word by its stem
+            stems = sorted({t[: max(5, len(t) - 2)] for t in tokens(target, query=True) if len(t) >= 6 and t.isascii() and t.isalpha()})
+            if stems:
+                match = " OR ".join(f'"{stem}"*' for stem in stems)
+                for memory in store.get_many([i for i, _ in store.keyword_search(match, limit)]).values():
+                    found.setdefault(memory.id, memory)
         # What the same message said about the same part of life goes too ("我前男友叫李浩，
         # 他是律师": forgetting 李浩 forgets that he is a lawyer).
+        # So does what it says next about them ("跟前任 Kevin 分手了，听说他下个月结婚": he is Kevin).
         topics = {m.topic for m in found.values() if m.topic}
         for memory in store.siblings(found.values()):
-            if memory.topic in topics:
+            if memory.topic in topics or (found and _REFERS_BACK.match(memory.content)):
                 found.setdefault(memory.id, memory)
         # A fact and the episode it was distilled from go together.
         linked = store.linked([m.id for m in found.values()])

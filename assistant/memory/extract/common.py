@@ -23,7 +23,10 @@ class Sentence:
     lang: str  # "zh" | "en"
 
 
-_SPLIT = re.compile(r"(?:[^。！？!?；;\n.]|\.(?!\s|$)|(?<=\b(?:St|Dr|Mr|Ms|Mt|Jr))\.)*(?:[。！？!?；;\n]+|\.(?=\s|$)|\Z)")
+# A full stop ends a sentence unless it ends a title or a common abbreviation ("my therapist,
+# dr. levin, thinks …", "Mrs. Chen"), in any case.
+_ABBREVIATION_STOP = r"(?<=\b(?i:st|dr|mr|ms|mt|jr|sr|vs))\.|(?<=\b(?i:mrs))\.|(?<=\b(?i:prof|appt|dept))\."
+_SPLIT = re.compile(rf"(?:[^。！？!?；;\n.]|\.(?!\s|$)|{_ABBREVIATION_STOP})*(?:[。！？!?；;\n]+|\.(?=\s|$)|\Z)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]+")
 

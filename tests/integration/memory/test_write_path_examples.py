@@ -237,6 +237,11 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         ("腰椎间盘突出又犯了，医生说不能久坐也不能搬重物", "复查结果不错，医生说恢复得挺好，可以正常运动了💪", "不能久坐"),
         ("my left knee's been acting up, physio says no running", "good news: physio cleared me", "no running"),
         ("我复旦研二，开题还没过", "终于毕业啦🎓🎓", "研二"),
+        # a move told by the lease or the keys; a new job by its first days; a shift change
+        ("my apartment in the pearl district has a leak over the bathroom window", "finally signed the lease in Tucson!", "pearl district"),
+        ("住白石洲这边的城中村真的太吵了", "昨天拿到钥匙了，龙华那边的一个小公寓", "白石洲"),
+        ("在阿里做 PM 三年了，天天开会", "Day 3 at Shopee 了，onboarding 材料好多", "阿里"),
+        ("been on night shifts at the hospital for months, 7pm to 7am", "good news, i switched to days!! 7am to 3pm now", "night shifts"),
     ],
 )
 def test_a_change_said_in_other_words_still_supersedes(
@@ -305,3 +310,24 @@ def test_a_state_said_to_last_a_while_ends(profile: Profile, clock: ManualClock)
 def test_a_code_switched_forget_request_is_no_memory(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "btw 之前说的 salary 数字 forget it 吧")
     assert "salary" not in contents(profile, None)
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "gone"),
+    [
+        # an English afterthought after the request; what the next clause says about the same man
+        ("跟前任 Kevin 分手三个月了，听说他下个月结婚 😅", "把我前任的事都删了吧 not worth it。对了我下周开始学 salsa", ["Kevin", "结婚"]),
+        # "dr." ends no sentence; "the therapy stuff from the other day" covers the therapist
+        ("my therapist, dr. levin, thinks a lot of my anxiety is tied to work. sessions are tuesdays at 5",
+         "actually can you forget the therapy stuff from the other day? unrelated: i'm going to Montreal in May", ["levin", "therap"]),
+    ],
+)
+def test_a_forget_request_takes_what_was_said_with_it(
+    profile: Profile, clock: ManualClock, told: str, asked: str, gone: list[str]
+) -> None:
+    say(profile, clock, told)
+    clock.advance(timedelta(days=5))
+    say(profile, clock, asked)
+    left = contents(profile, None).lower()
+    assert not [word for word in gone if word.lower() in left], left
+    assert ("salsa" if "salsa" in asked else "montreal") in left  # the rest of the message stays
