@@ -98,10 +98,15 @@ _ZH_QUESTION = re.compile(
 )
 
 
+_FIRST_PERSON_STATEMENT = re.compile(r"(?i)\b(?:i|i'm|im|i've|we|we're)\s+(?!(?:wonder|guess|don't know|dont know)\b)[a-z]")
+
+
 def is_question(s: Sentence) -> bool:
     """True for a question (which never becomes a memory by itself)."""
     if s.text.endswith(("?", "？")):
-        return True
+        # "three days into the new gig and i already love it??": a statement said with feeling
+        return not (s.lang == "en" and s.text.endswith(("??", "?!", "!?")) and _EN_QUESTION_START.match(s.text) is None
+                    and _FIRST_PERSON_STATEMENT.search(s.text) is not None)
     if s.lang == "zh":
         return _ZH_QUESTION.search(s.text) is not None
     return _EN_QUESTION_START.match(s.text) is not None
@@ -251,6 +256,26 @@ def zh_place(text: str) -> str | None:
         place = m.group(0)
         return place[:-1] if place.endswith("市") and len(place) > 2 else place
     return None
+
+
+# Well-known cities outside China by their English names: "在 Vancouver 做 data scientist"
+# says where, not for whom.
+WORLD_CITIES = frozenset(
+    "london paris berlin madrid barcelona lisbon porto rome milan amsterdam rotterdam brussels vienna zurich geneva munich "
+    "hamburg frankfurt prague warsaw budapest dublin edinburgh manchester glasgow birmingham leeds bristol oslo stockholm "
+    "copenhagen helsinki athens istanbul moscow dubai doha riyadh cairo lagos nairobi johannesburg "
+    "toronto vancouver montreal calgary ottawa seattle portland boston chicago denver austin dallas houston atlanta miami "
+    "phoenix philadelphia detroit minneapolis nashville brooklyn manhattan sf la nyc "
+    "singapore tokyo osaka kyoto seoul busan taipei bangkok hanoi manila jakarta sydney melbourne brisbane perth auckland "
+    "mumbai delhi bangalore bengaluru hyderabad chennai kolkata karachi tucson oakland sacramento".split()
+) | {"new york", "san francisco", "los angeles", "san diego", "san jose", "kuala lumpur", "ho chi minh city",
+     "mexico city", "sao paulo", "são paulo", "buenos aires", "rio de janeiro", "washington dc", "las vegas", "salt lake city",
+     "cape town", "tel aviv", "abu dhabi", "new delhi", "hong kong"}
+
+
+def world_city(text: str) -> bool:
+    """Whether `text` is, all of it, a well-known city's English name."""
+    return " ".join(text.lower().split()) in WORLD_CITIES
 
 
 def zh_city_in(text: str) -> str | None:

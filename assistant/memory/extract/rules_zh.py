@@ -16,6 +16,7 @@ from assistant.memory.extract.common import (
     make,
     reply_styles,
     slot_key,
+    world_city,
     zh_city_in,
     zh_place,
 )
@@ -25,7 +26,8 @@ from assistant.memory.types import Candidate, Category
 Rule = Callable[[Sentence, datetime], Iterator[Candidate]]
 
 _CJK = r"\u4e00-\u9fff"
-_NAME = rf"[A-Za-z][A-Za-z.'\-]{{0,20}}(?: [A-Z][A-Za-z.'\-]{{0,20}})?|[{_CJK}·]{{1,5}}"
+# a Latin name, with a second Latin word or a Chinese surname after it ("Chloe 陈"), or a Chinese one
+_NAME = rf"[A-Za-z][A-Za-z.'\-]{{0,20}}(?: [A-Z][A-Za-z.'\-]{{0,20}}| ?[{_CJK}](?![{_CJK}]))?|[{_CJK}·]{{1,5}}"
 _NAME_STOP = re.compile(r"(?:今年|今天|就行|就好|就可以|吧|吗|呢|是|在|也|和|跟|来自|住|，|,|啊|呀|哦|嘛|了).*$")
 _NOT_NAMES = frozenset("外卖 车 人 醒 你 他 她 它 快递 救护车 上 来 过 好 出来 什么 啥 滴滴 出租车 师傅 服务员".split())
 _ITEM = r"([^，。！？,.!?；;\s]{1,16})"
@@ -39,7 +41,7 @@ def _zh_name(raw: str) -> str | None:
 
 
 def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
-    m = re.search(rf"(?:我的名字(?:是|叫)|^(?:你好|您好|嗨|哈喽)?[，,]?我(?:的名字)?叫|^叫我|我名叫|大家都叫我)\s*({_NAME})", s.text)
+    m = re.search(rf"(?:我的名字(?:是|叫)|^(?:(?:你好|您好|嗨|哈喽|(?i:hi|hello|hey))[，,！!～~\s]*)?我(?:的名字)?叫|^叫我|我名叫|大家都叫我)\s*({_NAME})", s.text)
     name = _zh_name(m.group(1)) if m else None
     if name:
         yield make(s, f"用户的名字是{name}。", Category.FACT, slot="user.name", value=name,
@@ -418,6 +420,12 @@ def _breakup(s: Sentence, now: datetime) -> Iterator[Candidate]:
 
 
 _ORG = rf"[{_CJK}A-Za-z][{_CJK}A-Za-z0-9&]{{0,11}}?"
+# Common surnames: "我是王磊" names the user, "我是程序员" does not (_NOT_NAME_ENDS).
+_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤欧"
+)
+_NOT_NAME_ENDS = frozenset("员师生人家长者工手控迷粉党族哥姐弟妹")
 _WHEN = r"现在|目前|已经|下周|下个月|上个月|上周|这个月|去年|今年|年初|年后|最近|马上|刚刚|刚|也"
 _BAD_JOB = frozenset("饭 菜 梦 作业 家务 饭菜 运动 瑜伽 志愿者 义工 生意 手术 检查 实验".split())
 
@@ -428,12 +436,16 @@ def _work_role(s: Sentence, now: datetime) -> Iterator[Candidate]:
     change = re.search(r"辞职|离职|跳槽|换工作|转岗|转行|改行|switch|入职|新工作|开始", t) is not None
     m = re.search(
         rf"(?:我|[，,\s]|^)(?:{_WHEN})*(?:开始)?(?:在|去|到|进|跳槽到|跳到|switch\s*到|换到|转到|入职)了?\s*"
-        rf"(?:一家|一个|家|个)?(?:({_ZH_CITY_OR})的\s*)?({_ORG})\s*(?:做|当|干|负责)(?!了|过|个|一|点|些)\s*([{_CJK}A-Za-z][{_CJK}A-Za-z ]{{0,10}}?)(?=$|[，,。！!\s的了]|工作|岗位)",
+        rf"(?:一家|一个|家|个)?(?:({_ZH_CITY_OR})的\s*)?({_ORG})\s*(?:做|当|干|负责)(?!了|过|个|一|点|些)\s*"
+        # "做 data scientist": a Latin title of several words; "一家做汽车零部件的公司" is what the company does
+        rf"([A-Za-z][A-Za-z&/\- ]{{0,30}}[A-Za-z]|[{_CJK}A-Za-z][{_CJK}A-Za-z ]{{0,10}}?)(?=$|[，,。！!\s的了]|工作|岗位)",
         t,
     )
+    if m and (re.match(r"[一这那每某]?[家个所]$", m.group(2)) or re.match(r"的(?:公司|厂|企业|店|单位|工作室)", t[m.end(3):])):
+        m = None  # "在一家做汽车零部件的公司": what the company does, not the user's job
     if m:
         org, job = clean(m.group(2)), clean(m.group(3))
-        if org and job and job not in _BAD_JOB and zh_city_in(org) == org and not re.match(r"(?:去|到|进|跳|switch|换|转|入)", m.group(0).lstrip("我，, ")):
+        if org and job and job not in _BAD_JOB and (zh_city_in(org) == org or world_city(org)) and not re.match(r"(?:去|到|进|跳|switch|换|转|入)", m.group(0).lstrip("我，, ")):
             # "我在上海做产品经理": the place is a city, the job is still the job.
             yield make(s, f"用户的工作是{job}（在{org}）。", Category.FACT, slot="user.job", value=job,
                        entities=[job, org], importance=4, override=change)
@@ -619,6 +631,13 @@ def _name_more(s: Sentence, now: datetime) -> Iterator[Candidate]:
     """'全名叫贺雯雯' / '嗨 我是阿雯': a full name, or a nickname the user introduces themself by."""
     m = re.search(rf"全名(?:叫|是)\s*({_NAME})|^(?:(?:嗨|你好|您好|哈喽|hi|hello)[，,！!～~\s]*)?我是([阿小][{_CJK}]{{1,2}})(?=$|[，,。！!～~\s])", s.text, re.I)
     name = _zh_name(m.group(1) or m.group(2)) if m else None
+    if name is None:
+        # "你好 我是王磊": a surname and a given name, all the clause says; a form's "姓名周子航"
+        m = re.search(rf"^(?:(?:嗨|你好|您好|哈喽|大家好|hi|hello|hey)[，,！!～~\s]*)?我是\s*([{_SURNAMES}][{_CJK}]{{1,2}})(?:啦|呀|哦)?$"
+                      rf"|(?:^|[\s，,：:；;])(?:姓名|(?i:full name|name))\s*[:：]?\s*([{_SURNAMES}][{_CJK}]{{1,2}})(?=$|[\s，,。；;])", s.text, re.I)
+        name = m.group(1) or m.group(2) if m else None
+        if name and (name[-1] in _NOT_NAME_ENDS or name in _NOT_NAMES):
+            name = None
     if name:
         yield make(s, f"用户的名字是{name}。", Category.FACT, slot="user.name", value=name, entities=[name], importance=5)
 

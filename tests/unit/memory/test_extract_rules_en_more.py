@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from assistant.memory.extract import extract_rules
+from assistant.memory.extract.common import Sentence, is_question
 from assistant.memory.types import Candidate
 from tests.unit.memory.rules_check import extract_checked
 
@@ -395,3 +396,18 @@ def test_finishing_something_unnamed_is_not_kept(text: str) -> None:
 def test_every_named_pet_is_kept() -> None:
     found = by_slot("I've got two cats, Miso and Tofu")
     assert found["user.pet.miso"].value == "Miso" and found["user.pet.tofu"].value == "Tofu"
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("three days into the new gig as a librarian and i already love it??", False),
+        ("i got the job?!", False),
+        ("is it normal??", True),
+        ("what do i do??", True),
+        ("i wonder if it is ok??", True),
+        ("I moved to Paris?", True),
+    ],
+)
+def test_a_statement_said_with_feeling_is_no_question(text: str, question: bool) -> None:
+    assert is_question(Sentence(text, 0, "en")) is question

@@ -342,3 +342,30 @@ def test_someone_else_or_not_done(text: str) -> None:
 def test_left_employer(text: str, org: str) -> None:
     c = by_slot(text)["user.employer"]
     assert org in c.content and c.override
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("你好 我是王磊", "王磊"),  # a surname and a given name after a greeting
+        ("Hi 我叫 Chloe 陈", "Chloe 陈"),
+        ("帮我弄一下这个签证申请表 姓名周子航 出生日期1991年7月22日", "周子航"),  # a form's field
+        ("帮我 check 一下这个 form：name 李佳怡，school 复旦", "李佳怡"),
+    ],
+)
+def test_names_by_greeting_surname_or_form_field(text: str, name: str) -> None:
+    assert by_slot(text)["user.name"].value == name
+
+
+@pytest.mark.parametrize("text", ["我是程序员", "我是高中生", "我是上海人", "我是李老师", "我是王者荣耀迷"])
+def test_what_the_user_is_is_no_name(text: str) -> None:
+    assert "user.name" not in by_slot(text)
+
+
+def test_a_latin_job_title_of_several_words_and_a_city_that_is_no_employer() -> None:
+    found = by_slot("我29，在 Vancouver 做 data scientist")
+    assert found["user.job"].value == "data scientist" and "user.employer" not in found
+
+
+def test_what_a_company_does_is_not_the_users_job() -> None:
+    assert "user.job" not in by_slot("我在一家做汽车零部件的公司")
