@@ -434,7 +434,7 @@ _KEYS = (
     _Key("account", r"account", value="weak"),
     _Key("account", r"routing(?:\s+number)?|sort\s+code|bsb|swift(?:\s+code)?|bic|a/c"
          r"|acc\.?(?=[ \t]*(?:no\.?|number|#|:)?[ \t]*\d)"),
-    _Key("bank_card", rf"card{_NUMBERED}|(?:credit|debit|bank)\s+card|visa|mastercard|master\s+card|amex|american\s+express|discover\s+card",
+    _Key("bank_card", rf"card{_NUMBERED}|card(?=\s+end(?:ing|s)\b)|(?:credit|debit|bank)\s+card|visa|mastercard|master\s+card|amex|american\s+express|discover\s+card",
          "银行卡|卡号|信用卡|储蓄卡|借记卡|工资卡|银联"),
     _Key("security_code", r"cvv2?|cvc2?|csc|cid|card\s+security\s+code|security\s+code", "安全码|CVV码|验证码|校验码"),
     # a code sent for one log-in: "one-time code 583920", "OTP: 4471", "动态码 882910"
@@ -478,13 +478,15 @@ _S = r"[ \t\u00a0\u3000]{0,3}"
 # What people put between the key and the value: "'s", "号码", "number", "for my bank", "is", ":".
 _GLUE = re.compile(
     r"(?:['’]s(?![A-Za-z]))?"
-    rf"(?:{_S}的?(?:号码|号|码|后[四六46]位|尾号|末[四46]位))?"
+    rf"(?:{_S}的?(?:号码|号|码|后[四六46]位|尾号|末[四46]位)){{0,2}}"
     rf"(?:{_S}(?:(?i:number|num|no\.?|nr\.?|code|id|card)(?![A-Za-z])|#)){{0,2}}"
     rf"(?:[ \t]{{1,3}}(?i:for|of|to|at|on|with|from)(?:[ \t]{{1,3}}[^\s:=：]{{1,24}}){{1,3}}?"
     rf"(?={_S}(?:(?i:is|was)(?![A-Za-z])|[:=：])))?"
     # "门锁密码我改成 #902716", "password is now X", "PIN changed to 1234"
     rf"(?P<verb>{_S}(?:我们?|已经?|刚刚?)?(?:改成|换成|设成|设置成|设为|设置为|改为|变成|更新[为成]|现在是|现在)了?"
     rf"|{_S}(?i:(?:is|was)[ \t]+now|now|(?:(?:was|is|got|has\s+been)[ \t]+)?(?:changed|set|updated|reset)[ \t]+(?:it[ \t]+)?to)(?![A-Za-z]))?"
+    # "card ending in 4242", "SSN's last four are 1120", "my plate reads 7ABC123"
+    rf"(?:{_S}(?i:ending(?:[ \t]+(?:in|with))?|ends[ \t]+(?:in|with)|last[ \t]+(?:four|4|six|6)(?:[ \t]+digits)?|reads|says)(?![A-Za-z]))?"
     rf"(?:{_S}(?:(?i:is|was|are|were)(?![A-Za-z])|[:=#＝：＃]|是|为|為|叫)){{0,2}}"
     # "要填护照号，我的是EJ4829173", "passport number? mine is X1234567"
     rf"(?:{_S}[，,?？]{_S}(?:我的|(?i:mine|my one|it|it's))?{_S}(?:是|为|(?i:is|'s)(?![A-Za-z]))?)?"

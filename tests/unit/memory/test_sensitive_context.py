@@ -290,6 +290,12 @@ def test_adversarial_input_is_linear(big: str) -> None:
         ("amex 3471 592038 41176, exp 09/28, cid 5820", [("bank_card", "3471 592038 41176"), ("security_code", "5820")]),
         ("my honda civic, plate 8MXR417, how do i contest it", [("license_plate", "8MXR417")]),
         ("今天刚上的牌 浙A·D73K9 哈哈", [("license_plate", "浙A·D73K9")]),  # a Chinese plate by its shape
+        # the last digits of a value are the value's too
+        ("card ending 4242", [("bank_card", "4242")]),
+        ("account number ending in 48213", [("account", "48213")]),
+        ("my SSN's last four are 1120", [("ssn", "1120")]),
+        ("护照号码后四位 5678", [("passport", "5678")]),
+        ("my license plate reads 7ABC123", [("license_plate", "7ABC123")]),
     ],
 )
 def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
@@ -303,7 +309,7 @@ def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
      "my boarding pass 12B3 is on the phone", "the bus pass costs 45 a month", "I'll pass 2day",
      "you pass the Exit 42 sign", "I passed the exam in 2024", "the login page is slow: it takes 30 s",
      "the wifi is slow / laggy", "the code for the discount is 2024", "I sin a lot",
-     "a plate of pasta", "I ate 2 plates", "京A是北京的车牌前缀"],
+     "a plate of pasta", "I ate 2 plates", "京A是北京的车牌前缀", "my account says 3 payments", "passport says Chinese"],
 )
 def test_ordinary_words_are_not_keys(text: str) -> None:
     assert kinds(text) == []
