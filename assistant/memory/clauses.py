@@ -224,6 +224,9 @@ _ZH_SUBJECT = re.compile(r"^(?:我|咱|你|您|他|她|它|[\u4e00-\u9fff]{0,3}(
 _EN_PREDICATE_FIRST = re.compile(rf"(?i)^{EN_PREDICATE}")
 
 
+_GREETING_FIRST = re.compile(r"^(?:(?i:hi|hello|hey|hiya|ok|okay|btw|so)\b|嗨|你好|您好|哈喽|大家好|对了|另外|其实)[\s,，!！~～。.]*")
+
+
 def subjectless(clauses: list[Clause]) -> list[bool]:
     """For each clause: True when it names no subject of its own and continues a clause about
     the user (or opens the message): "我叫王磊，住在武汉" — 住在武汉 is the user's; "I live in
@@ -238,7 +241,7 @@ def subjectless(clauses: list[Clause]) -> list[bool]:
                 user = False
             out.append(user and _EN_PREDICATE_FIRST.match(clause.text) is not None)
             continue
-        own = _ZH_SUBJECT.match(clause.text) is not None
+        own = _ZH_SUBJECT.match(_GREETING_FIRST.sub("", clause.text)) is not None  # "Hi 我叫 Chloe 陈"
         if own:
             user = clause.text.startswith(("我", "咱")) and not re.match(r"^我(?:的|家)?[\u4e00-\u9fff]{0,3}(?:老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|儿子|女儿|闺女|孩子|娃|爸|妈|哥|姐|弟|妹|朋友|同事|老板|室友)", clause.text)
         out.append(not own and user)

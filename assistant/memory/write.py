@@ -301,7 +301,7 @@ class MemoryWriter:
             # Each clause alone too ("你好呀，第一次用～我叫林晓棠": the rule reads a clause's start);
             # "我叫王磊，住在武汉，对海鲜过敏": the later clauses are the user's too.
             for clause, implied in zip(clauses, subjectless(clauses), strict=True):
-                said = ("我" if clause.lang == "zh" else "I ") + clause.text if implied else clause.text
+                said = (("我" if has_cjk(clause.text[:1]) else "我 ") if clause.lang == "zh" else "I ") + clause.text if implied else clause.text
                 for c in extractor(said, at):
                     if not c.forget and not any(_same_fact(c, o) for o in candidates):
                         c.evidence = clause.text
@@ -527,10 +527,14 @@ _QUOTED = re.compile(r'"[^"\n]{20,}"|“[^”]{20,}”|「[^」]{20,}」|『[^�
 # "翻译一下，是帮我表哥改简历用的：'本人张伟…'", "what does this lyric mean: '…'". A draft of the
 # user's own ("make this sound less awkward: 'hi all, bbq at mine sat 13th'") is theirs.
 _SINGLE_QUOTED = re.compile(r"(?<![^\s:：(（,，])'(?:[^'\n]|(?<=[A-Za-z])'(?=[A-Za-z])){20,}'(?![A-Za-z0-9])")
+_SOMEONE = r"(?:cousin|friend|sister|brother|mom|mum|dad|boss|colleague|coworker|roommate|flatmate|partner|wife|husband|son|daughter|niece|nephew)"
 _SOMEONE_ELSES = re.compile(
     r"(?i)\b(?:lyrics?|song|poem|quote|article|post|review|tweet|email|e-mail|letter|message|text|sms|cv|resume|essay)\b"
-    r"|\b(?:from|by|of) (?:my|his|her|their|our) \w+|\b(?:translate|translation)\b"
+    r"|\b(?:from|by|of) (?:my|his|her|their|our) \w+|\b(?:translate|translation|tl;?dr|summari[sz]e)\b"
+    # "proofread my cousin's personal statement: '…'", "帮我看看我 cousin 的 statement：'…'"
+    rf"|\bmy (?:\w+ )?{_SOMEONE}(?:'s|’s)|(?i:我\s*{_SOMEONE}\s*的)"
     r"|歌词|诗|短信|邮件|信里|文章|帖子|评论|简历|论文|翻译|(?:帮|给|替)(?:我)?(?:朋友|同事|表哥|表姐|表弟|表妹|堂哥|堂姐|哥|姐|弟|妹|爸|妈|老板|同学)"
+    r"|我(?:朋友|同事|表哥|表姐|表弟|表妹|堂哥|堂姐|哥|姐|弟|妹|爸|妈|老板|同学|室友)的"
 )
 
 
@@ -540,6 +544,7 @@ _PASTED_START = re.compile(
     # a first line that introduces what follows: "帮我看看这条短信是不是诈骗：", "can you summarize this email?"
     r"|(?<=[:：]\n)(?=\S)"
 )
+_CHAT_SPEAKER = re.compile(r"[\[【][^\]】\n]{1,16}[\]】]\s*[:：]")
 # Role-play and make-believe: what is said inside it is not about the user.
 _PRETEND = re.compile(
     r"(?i)\b(?:let'?s play (?:a game|pretend)|let'?s pretend|role[- ]?play|pretend (?:you'?re|you are|i'?m|i am|we'?re)|imagine (?:you'?re|i'?m)|in character)\b"
@@ -613,8 +618,15 @@ def _not_the_users(text: str, clauses: list[Clause]) -> set[int]:
     pasted = _PASTED_START.search(text)
     if pasted is not None and (pasted.start() > 0 and "\n" in text[: pasted.start()] or text.count("\n") >= 2):
         quoted.extend(_pasted(text, pasted))
+    # a chat log pasted on one line, "[张三]: 明天开会几点？ [李四]: 十点": from its first speaker on
+    speakers = list(_CHAT_SPEAKER.finditer(text))
+    if len(speakers) >= 2:
+        quoted.append((speakers[0].start(), len(text)))
     tainted = {c.sentence for c in clauses if looks_like_injection(c.text)}
-    out = {c.start for c in clauses if c.sentence in tainted or any(start <= c.start < end for start, end in quoted)}
+    def first_word(c: Clause) -> int:  # "' 我自己是学 finance 的": the closing quote is not the clause
+        return c.start + len(c.text) - len(c.text.lstrip("'\"’”」』 \t—–-"))
+
+    out = {c.start for c in clauses if c.sentence in tainted or any(start <= first_word(c) < end for start, end in quoted)}
     # "我是马化腾的亲侄子😂 开玩笑的哈", "I'm a millionaire 😂 jk": what the joke took back.
     for i, clause in enumerate(clauses):
         if _RETRACTION.match(clause.text):

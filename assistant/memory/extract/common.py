@@ -26,7 +26,11 @@ class Sentence:
 # A full stop ends a sentence unless it ends a title or a common abbreviation ("my therapist,
 # dr. levin, thinks …", "Mrs. Chen"), in any case.
 _ABBREVIATION_STOP = r"(?<=\b(?i:st|dr|mr|ms|mt|jr|sr|vs))\.|(?<=\b(?i:mrs))\.|(?<=\b(?i:prof|appt|dept))\."
-_SPLIT = re.compile(rf"(?:[^。！？!?；;\n.]|\.(?!\s|$)|{_ABBREVIATION_STOP})*(?:[。！？!?；;\n]+|\.(?=\s|$)|\Z)")
+# (a full stop before a closing quote ends the sentence too: "… at Johns Hopkins.' 我自己是学 finance 的")
+_SPLIT = re.compile(
+    rf"(?:[^。！？!?；;\n.]|\.(?!\s|$|['’\"”](?:\s|$))|{_ABBREVIATION_STOP}|(?<=\b(?i:tl));(?=(?i:dr)\b))*"
+    r"(?:[。！？!?；;\n]+|\.['’\"”]?(?=\s|$)|\Z)"
+)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]+")
 
@@ -113,7 +117,7 @@ def is_question(s: Sentence) -> bool:
 
 
 _HYPOTHETICAL = re.compile(
-    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )if|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
+    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asked )if|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
     r"|\bI (?:wish|would|'d)\b|\bI might\b|\bmaybe I\b|\bwould I\b"
     r"|如果|假如|要是|假设|万一|想象|倘若|如若|的话|假使|设想|说不定|也许我|可能会"
 )
