@@ -25,6 +25,7 @@ from assistant.memory.timewords import PLAN_WORDS, en_number, future_date, month
 from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
+    RESCHEDULED,
     Topic,
     TopicClassifier,
     cue_topics,
@@ -283,6 +284,7 @@ class EpisodeCapture:
                 body, vector, topic, user_subject=subject_is_user, implied_subject=implied,
                 continues=implied and kept_sentence == clause.sentence,
                 day_story=(day_story or clause.sentence in joking) and span is None and pivot is None,
+                moved_day=own and RESCHEDULED.search(body) is not None,
             )
             if pivot is not None and clause.start < pivot and span is None and verdict.keep and not DURABLE.search(body):
                 verdict = Verdict(False, "the day's story, before what the user called the real news")

@@ -67,6 +67,7 @@ SMALL_TALK = re.compile(
 )
 # "so bored at work today", "super tired lately": a passing mood wherever it stands
 MOOD_INSIDE = re.compile(r"(?i)\b(?:so|really|super|kinda|sooo+|very)\s+(?:bored|tired|sleepy|hungry|stressed|annoyed|grumpy|exhausted)\b|无聊死了|困死了|累死了|饿死了")
+_SIGH_FIRST = re.compile(r"(?i)^(?:ugh|argh|omg|man|welp|sigh|唉+|哎+|啊啊+)\b[\s,，!！.…~～]*(?![\s,，!！.…~～]*$)")
 LAUGH = re.compile(r"(?i)\b(?:lol|lmao|haha+|hehe+|rofl)\b|哈哈|呵呵|嘿嘿")
 TRANSIENT = re.compile(
     r"(?i)\b(?:today|tonight|this morning|this afternoon|right now|at the moment|atm|just now|currently eating|for lunch today|for dinner tonight)\b"
@@ -184,7 +185,7 @@ class NoiseFilter:
 
     def judge(
         self, clause: str, vector: np.ndarray | None, topic: Topic | None, *, user_subject: bool = True,
-        implied_subject: bool = False, continues: bool = False, day_story: bool = False,
+        implied_subject: bool = False, continues: bool = False, day_story: bool = False, moved_day: bool = False,
     ) -> Verdict:
         """Whether one clause is kept.
 
@@ -200,6 +201,8 @@ class NoiseFilter:
                 在武汉读书，学的土木"): the statement goes on, unless a hard signal says otherwise.
             day_story: the message tells how a day went ("ok what a day. woke up late, spilled
                 coffee …"): its events are passing unless one says something lasting.
+            moved_day: the clause moves something to a day ahead ("ugh they pushed the wedding
+                to the 21st"): a sigh before it is no passing mood.
         """
         text = clause.strip()
         if not _WORDS.search(text):
@@ -220,6 +223,8 @@ class NoiseFilter:
         if is_hypothetical(text) and (topic is None or topic.slot != "user.plan"):
             return Verdict(False, "hypothetical")
         mood = MOOD.match(text) is not None or MOOD_INSIDE.search(text) is not None
+        if mood and moved_day and _SIGH_FIRST.match(text) and MOOD_INSIDE.search(text) is None:
+            mood = False
         if mood and (topic is None or topic.slot not in ("user.health", "user.allergy")):
             return Verdict(False, "passing mood")
         size = _size(text)

@@ -94,6 +94,17 @@ _RESTRICTION = re.compile(
 )
 # A pet that died, by its name: "豆豆走了" (of a pet, 走了 is a death), "we said goodbye to
 # pepper", "Biscuit passed away", "had to put Max down".
+# A medication changed for another: the message says so; the old one is any that was taken.
+_MEDICATION_SWITCH = re.compile(
+    r"(?i)\b(?:switched|changed|moved|put)\s+(?:me\s+)?(?:from\s+\S+\s+)?(?:to|onto|on)\s+(?:a\s+new\s+)?\w+"
+    r"(?=[^.!?]{0,40}\b(?:instead|meds?|medication|pills?|tablets?|dose|prescription|mg)\b)"
+    r"|\b(?:new|different)\s+(?:meds|medication|prescription|pills)\b|\bchanged\s+my\s+(?:meds|medication|prescription)\b"
+    r"|换药|换了(?:个|种)?药|换成了?[\u4e00-\u9fff]{0,6}(?:药|片)|改(?:吃|用)了?[\u4e00-\u9fff]{0,6}(?:药|片)|停了[\u4e00-\u9fff]{0,6}(?:药|片)"
+)
+_MEDICATION = re.compile(
+    r"(?i)\b(?:meds?|medication|pills?|tablets?|prescribed|prescription|\d+\s?mg|taking|dose|capsules?)\b"
+    r"|药|片|毫克|开了|胶囊|处方"
+)
 _PET_GONE = re.compile(
     r"(?i)\b(?:said goodbye to|had to put down|put down|buried)\s+(?:our|my)?\s*(?:(?:dog|cat|bunny|rabbit|hamster|boy|girl)\s+)?([a-z][a-z'-]{1,20})\b"
     r"|\blost\s+(?:our|my)\s+(?:old\s+)?(?:dog|cat|bunny|rabbit|hamster|parrot)\s+([a-z][a-z'-]{1,20})\b"
@@ -170,6 +181,11 @@ class UpdateDecision:
             message = turn.content if turn is not None and isinstance(turn.content, str) else said
             replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
         replaced += self._going_with(replaced, at, set(keep))
+        # after the rest: the condition told beside the old medication ("最近老失眠") still holds
+        health = topic is not None and topic.slot == "user.health" or _MEDICATION_SWITCH.search(said) is not None
+        if health and turn is not None and isinstance(turn.content, str) \
+                and _MEDICATION_SWITCH.search(turn.content) and not TENTATIVE.search(said):
+            replaced += self._medication_switched(at, taken())
 
         memory = self.service.add(
             self._new_memory(candidate, at, turn, topic, derived_from), replacing=[m.id for m in replaced], now=at, vector=vector
@@ -234,6 +250,16 @@ class UpdateDecision:
         out: list[Memory] = []
         for memory in self.service.store.active_by_topics(["user.health"], main_only=True):
             if memory.id not in taken and memory.created_at < at and _RESTRICTION.search(memory.content):
+                out.append(memory)
+                taken.add(memory.id)
+        return out
+
+    def _medication_switched(self, at: float, taken: set[int]) -> list[Memory]:
+        """"医生给我换药了 现在改成曲唑酮", "doc switched me to sertraline": the medication taken
+        before is not taken now."""
+        out: list[Memory] = []
+        for memory in self.service.store.active_by_topics(["user.health"], main_only=True):
+            if memory.id not in taken and memory.created_at < at and _MEDICATION.search(memory.content):
                 out.append(memory)
                 taken.add(memory.id)
         return out

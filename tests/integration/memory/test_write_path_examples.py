@@ -262,6 +262,9 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         ("住白石洲这边的城中村真的太吵了", "昨天拿到钥匙了，龙华那边的一个小公寓", "白石洲"),
         ("在阿里做 PM 三年了，天天开会", "Day 3 at Shopee 了，onboarding 材料好多", "阿里"),
         ("been on night shifts at the hospital for months, 7pm to 7am", "good news, i switched to days!! 7am to 3pm now", "night shifts"),
+        # a medication changed for another
+        ("最近老失眠 医生开了右佐匹克隆 每晚睡前一片", "复诊了 医生给我换药了 现在改成曲唑酮 说副作用小一点", "右佐匹克隆"),
+        ("my doctor put me on sertraline 50mg for anxiety", "doc switched me to escitalopram instead, the sertraline made me nauseous", "50mg"),
     ],
 )
 def test_a_change_said_in_other_words_still_supersedes(
@@ -364,3 +367,18 @@ def test_a_forget_request_takes_what_was_said_with_it(
 def test_a_code_switched_introduction_gives_the_name(profile: Profile, clock: ManualClock, message: str, name: str) -> None:
     say(profile, clock, message)
     assert [m.content for m in profile.store.active_by_slot("user.name")] == [f"用户的名字是{name}。"]
+
+
+def test_a_new_medication_leaves_the_condition(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "最近老失眠 医生开了右佐匹克隆 每晚睡前一片")
+    clock.advance(timedelta(days=14))
+    say(profile, clock, "复诊了 医生给我换药了 现在改成曲唑酮")
+    assert "失眠" in contents(profile) and "曲唑酮" in contents(profile)
+
+
+def test_a_sigh_before_a_plan_moved_keeps_the_move(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my brother's wedding is on the 14th in Savannah and i'm giving the toast")
+    clock.advance(timedelta(days=4))
+    say(profile, clock, "ugh they pushed the wedding to the 21st because of the hurricane forecast, same venue tho")
+    say(profile, clock, "ugh i'm so tired")
+    assert "21st" in contents(profile) and "tired" not in contents(profile, None)  # a sigh alone is a mood
