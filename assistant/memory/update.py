@@ -174,7 +174,7 @@ class UpdateDecision:
         if SINGLE.search(said):
             replaced += self._former_partners(at, taken())
         if topic is not None and topic.slot == "user.health" and RECOVERED.search(said):
-            replaced += self._restrictions_lifted(at, taken())
+            replaced += self._health_before(_RESTRICTION, at, taken())
         if gone := _pets_gone(said):
             replaced += self._of_pets_named(gone, taken())
         if candidate.event_at is not None and RESCHEDULED.search(said):
@@ -185,7 +185,7 @@ class UpdateDecision:
         health = topic is not None and topic.slot == "user.health" or _MEDICATION_SWITCH.search(said) is not None
         if health and turn is not None and isinstance(turn.content, str) \
                 and _MEDICATION_SWITCH.search(turn.content) and not TENTATIVE.search(said):
-            replaced += self._medication_switched(at, taken())
+            replaced += self._health_before(_MEDICATION, at, taken())
 
         memory = self.service.add(
             self._new_memory(candidate, at, turn, topic, derived_from), replacing=[m.id for m in replaced], now=at, vector=vector
@@ -244,22 +244,13 @@ class UpdateDecision:
                 taken.add(memory.id)
         return out
 
-    def _restrictions_lifted(self, at: float, taken: set[int]) -> list[Memory]:
-        """"physio cleared me": what the injury kept the user from ("no running for 6 weeks",
-        "医生说不能久坐也不能搬重物") no longer holds."""
+    def _health_before(self, said: re.Pattern[str], at: float, taken: set[int]) -> list[Memory]:
+        """Active health memories from before `at` that match `said`: what the injury kept the
+        user from ("physio cleared me" ends "no running for 6 weeks", "医生说不能久坐"), or the
+        medication taken before ("医生给我换药了 现在改成曲唑酮", "doc switched me to sertraline")."""
         out: list[Memory] = []
         for memory in self.service.store.active_by_topics(["user.health"], main_only=True):
-            if memory.id not in taken and memory.created_at < at and _RESTRICTION.search(memory.content):
-                out.append(memory)
-                taken.add(memory.id)
-        return out
-
-    def _medication_switched(self, at: float, taken: set[int]) -> list[Memory]:
-        """"医生给我换药了 现在改成曲唑酮", "doc switched me to sertraline": the medication taken
-        before is not taken now."""
-        out: list[Memory] = []
-        for memory in self.service.store.active_by_topics(["user.health"], main_only=True):
-            if memory.id not in taken and memory.created_at < at and _MEDICATION.search(memory.content):
+            if memory.id not in taken and memory.created_at < at and said.search(memory.content):
                 out.append(memory)
                 taken.add(memory.id)
         return out
