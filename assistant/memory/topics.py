@@ -76,7 +76,7 @@ TOPICS: tuple[Topic, ...] = (
         r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
         r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
-        r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat meat|eating meat|eat pork|eat beef|eat fish|diet|carnivore|meat lover|"
+        r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat(?:ing)? (?:meat|pork|beef|fish|chicken|dairy|eggs)|diet|carnivore|meat lover|"
         r"don't eat|do not eat|can't eat|cannot eat|can't stand|calories|carbs",
         r"吃素|素食|纯素|清真|不吃肉|不吃猪肉|不吃牛肉|吃肉|肉食|无肉不欢|忌口|控糖|低碳|戒糖|碳水|生酮|减脂|饮食|(?:不|没法|不能)吃(?!饭)|吃不了|口味|不吃主食|少油|少盐|大卡"),
         changes_only=True),
@@ -86,13 +86,14 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.health", False, _rx(
         r"diabet\w*|asthma|adhd|anxiety|depression|migraines?|pregnan\w*|surgery|injur\w*|blood pressure|cholesterol|medication|meds|"
         r"prescribed|diagnosed|chronic|therapy|physio|insulin|inhaler|knee|back pain|arthritis|eczema|insomnia|tore my|broke my|sprained|"
-        r"doctor said|doc(?=\s+(?:said|says|switched|put|prescribed|changed|told|upped|lowered))|side effects?|nause\w*|gym|work out|workout|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist",
+        r"doctor said|doc(?=\s+(?:switched|put|prescribed|changed|upped|lowered))|side effects?|nause\w*|gym|work out|workout|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist",
         r"糖尿病|哮喘|高血压|血压|胃炎|胃病|抑郁|焦虑|失眠|怀孕|孕|手术|受伤|骨折|扭伤|吃药|药|医生说|看医生|看心理医生|心理医生|看病|住院|出院|肺炎|发烧|感冒|诊断|慢性|过敏性|腰|膝盖|颈椎|体重|减重|"
         r"健身|跑步|马拉松|瑜伽|游泳|骑行|锻炼|减肥|体检")),
     Topic("user.pet", False, _rx(
         r"dog|dogs|puppy|cat|cats|kitten|pet|pets|rabbit|bunny|hamster|parrot|fish tank|goldfish|turtle|tortoise|guinea pig|"
-        r"retriever|labrador|terrier|poodle|corgi|husky|beagle|shiba|dachshund|pug|collie|spaniel|tabby|vet|walkies",
-        r"(?<!单身)狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医")),
+        r"retriever|labrador|terrier|poodle|corgi|husky|beagle|shiba|dachshund|pug|collie|spaniel|tabby|vet|walkies|"
+        r"scratching post|litter box|litter tray|kibble|leash|chew toy|fur baby",
+        r"(?<!单身)狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医|猫砂|猫抓板|狗绳|牵引绳")),
     Topic("user.family", False, _rx(
         r"wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|toddler|mom|mum|mother|dad|father|parents|sister|brother|"
         r"siblings?|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|in-laws?|fianc[ée]e?|boyfriend|girlfriend|bf|gf|hubby|married|divorced|wedding|broke up|break up|breakup|split up|dumped|engaged|my ex|single|dating|together",
