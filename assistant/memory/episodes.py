@@ -77,7 +77,11 @@ _PAST = re.compile(
     r"|去年|上个?月|上个?周|上个?星期|以前|之前|昨天|前天|那年|当年"
 )
 # "周末一般去爬山", "I usually swim on Tuesdays": a habit, not a plan for that day.
-_HABIT = re.compile(r"(?i)\b(?:usually|always|normally|generally|often|every|each|most)\b|一般|通常|平时|每(?:个|周|天|次|年|月)?|总是|经常|常常|老是")
+_HABIT = re.compile(
+    r"(?i)\b(?:usually|always|normally|generally|often|every|each|most)\b|一般|通常|平时|每(?:个|周|天|次|年|月)?|总是|经常|常常|老是"
+    # "pottery classes on wednesday nights", "I swim on Tuesdays": a weekday in the plural is a routine
+    r"|(?i:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s|\s+(?:nights|mornings|evenings|afternoons))\b)"
+)
 _AHEAD = re.compile(
     r"(?i)\b(?:will|'ll|going to|gonna|next|upcoming|plan(?:ning)?|tomorrow|due|booked|need to|have to|got an?)\b"
     r"|要(?!是)|准备|打算|计划|下个?(?:月|周|星期|礼拜|年)|明天|后天"

@@ -92,7 +92,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.pet", False, _rx(
         r"dog|dogs|puppy|cat|cats|kitten|pet|pets|rabbit|bunny|hamster|parrot|fish tank|goldfish|turtle|tortoise|guinea pig|"
         r"retriever|labrador|terrier|poodle|corgi|husky|beagle|shiba|dachshund|pug|collie|spaniel|tabby|vet|walkies|"
-        r"scratching post|litter box|litter tray|kibble|leash|chew toy|fur baby",
+        r"scratching post|litter box|litter tray|kibble|leash|chew toy|fur baby|the fish (?:get|need|are) fed|feed the fish",
         r"(?<!单身)狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医|猫砂|猫抓板|狗绳|牵引绳")),
     Topic("user.family", False, _rx(
         r"wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|toddler|mom|mum|mother|dad|father|parents|sister|brother|"
