@@ -37,6 +37,7 @@ from assistant.memory.people import about_someone_else
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
 from assistant.memory.service import MemoryService
 from assistant.memory.text import has_cjk, normalize, tokens
+from assistant.memory.topics import cue_topics as topic_cues
 from assistant.memory.types import (
     Action,
     Candidate,
@@ -428,6 +429,9 @@ class MemoryWriter:
                 extractor="sensitive",
             )
             candidate.vault_ids = [vault_id] if vault_id else []
+            # "a parking ticket on my honda civic, plate ****417": recalled for "what car do i
+            # drive?" too (the parts of life it names, not a topic that would supersede)
+            candidate.topics = [t.slot for t in topic_cues(clause)]
             out.append(candidate)
         return out
 

@@ -390,3 +390,9 @@ def test_a_weekly_class_is_a_routine_that_does_not_expire(profile: Profile, cloc
     clock.advance(timedelta(days=30))
     profile.memories.maintain(clock.now())
     assert "pottery" in contents(profile)
+
+
+def test_a_memory_holding_a_vaulted_value_is_recalled_by_what_it_is_about(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "also unrelated, got a parking ticket on my honda civic, plate 8MXR417, how do i contest it in california")
+    block = prompt(profile, clock, "what car do i drive? need it for an insurance quote")
+    assert "civic" in block and "8MXR417" not in block
