@@ -46,8 +46,9 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.birthday", "user.age"), _en("birthday born age old"), ("生日", "几岁", "多大", "年龄")),
     Cue(("user.reply_style",), _en("answer reply respond format style language"), ("回答", "回复", "格式", "语言", "风格")),
     Cue(("user.tool", "user.device", "user.job.language"),
-        _en("editor plugin plugins extension ide app apps software tool tools browser notes note-taking phone laptop storage setup workflow"),
-        ("编辑器", "插件", "软件", "工具", "浏览器", "笔记", "知识库", "手机", "电脑", "存储", "内存", "app")),
+        _en("editor plugin plugins extension ide app apps software tool tools browser notes note-taking phone laptop storage setup workflow "
+            "guitar strings amp pedal piano keyboard violin cello ukulele drums instrument"),
+        ("编辑器", "插件", "软件", "工具", "浏览器", "笔记", "知识库", "手机", "电脑", "存储", "内存", "app", "琴弦", "吉他", "钢琴", "乐器", "琴")),
     Cue(("user.health", "user.allergy", "user.diet"),
         _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain"),
         ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼")),

@@ -42,7 +42,7 @@ _EXPLICIT = re.compile(r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also)[\s,]+)*(?:r
 TOPIC_IMPORTANCE = {
     "user.allergy": 4, "user.health": 4, "user.diet": 4, "user.family": 4, "user.pet": 4, "user.city": 4,
     "user.job": 4, "user.school": 4, "user.reply_style": 4, "user.vehicle": 3, "user.device.phone": 2,
-    "user.device.computer": 2, "user.likes": 2, "user.plan": 3, "user.finance": 3,
+    "user.device.computer": 2, "user.device.instrument": 2, "user.likes": 2, "user.plan": 3, "user.finance": 3,
 }
 # A dated statement of these topics is a change that lasts (a new job, a move, a new school).
 _LASTING = frozenset({"user.job", "user.city", "user.school"})

@@ -70,6 +70,11 @@ TOPIC_PROTOTYPES: dict[str, tuple[str, ...]] = {
         "My laptop is a ThinkPad.", "I work on a MacBook Pro.", "I built my own gaming PC.", "I use Linux on my desktop.",
         "我用的是MacBook。", "我的电脑是联想的。",
     ),
+    "user.device.instrument": (
+        "I play a Fender Stratocaster.", "My guitar keeps going out of tune.", "I practise piano every evening.",
+        "I just bought a new violin.", "I sold my old keyboard.",
+        "我那把吉他是雅马哈的。", "我每天练钢琴。", "我新买了一把尤克里里。",
+    ),
     "user.school": (
         "I'm a second-year student at Leeds.", "I study biology at university.", "I'm doing a master's in economics.",
         "I'm in my final year of high school.", "I'm writing my PhD thesis on soil bacteria.", "I'm taking night classes in accounting.",

@@ -99,6 +99,14 @@ TOPICS: tuple[Topic, ...] = (
         r"siblings?|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|in-laws?|fianc[ée]e?|boyfriend|girlfriend|bf|gf|hubby|married|divorced|wedding|broke up|break up|breakup|split up|dumped|engaged|my ex|single|dating|together",
         r"老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|男友|女友|男票|女票|前任|(?<=我)(?i:bf|gf)|儿子|女儿|闺女|孩子|娃|宝宝|爸|妈|父母|父亲|母亲|哥|姐|弟|妹|"
         r"爷爷|奶奶|外公|外婆|姥姥|姥爷|公公|婆婆|岳父|岳母|舅|姑|姨|叔|侄|外甥|结婚|离婚|分手|家里人")),
+    # an instrument the user plays: a new one replaces the old only when told so ("FINALLY
+    # upgraded — Fender Player Strat, sold the old one"), not when a second is mentioned
+    Topic("user.device.instrument", True, _rx(
+        r"guitar|guitars|bass guitar|ukulele|uke|violin|cello|viola|piano|keyboard|digital piano|drum kit|drums|saxophone|sax|trumpet|flute|clarinet|"
+        r"strat|stratocaster|telecaster|les paul",
+        r"吉他|贝斯|尤克里里|小提琴|大提琴|中提琴|钢琴|电钢琴|电子琴|架子鼓|萨克斯|小号|长笛|单簧管|古筝|二胡|琵琶|琴弦"),
+        changes_only=True,
+        names=re.compile(r"\b(?:Fender|Squier|Gibson|Epiphone|Ibanez|Yamaha|Taylor|Martin|Roland|Kawai|Steinway)\b|雅马哈|卡瓦依")),
     Topic("user.vehicle", True, _rx(
         r"car|cars|drive a|driving a|my (?:\w+ )?(?:civic|corolla|tesla|prius|golf|model [3sxy])|motorbike|motorcycle|scooter|e-?bike|bike|truck|van|suv|sold the|leased",
         r"车|开的是|驾照|电动车|摩托|自行车|单车|比亚迪|特斯拉|蔚来|小鹏|吉利|五菱|大众|丰田|本田|宝马|奔驰|奥迪"),
@@ -160,7 +168,7 @@ def _is_cue(text: str, match: re.Match[str]) -> bool:
 # Words that start a clause describing a change of something said before.
 CHANGE = re.compile(
     r"(?i)\b(?:moved|moving|relocated|now|anymore|any more|no longer|not \w+ anymore|quit|left|resigned|switched|changed|sold|"
-    r"new|just started|started|starting|start at|joining|joined|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|"
+    r"new|just started|started|starting|start at|joining|joined|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|upgraded|replaced|traded in|"
     r"signed (?:the|a|our) lease|got (?:the|our) keys|picked up (?:the|our) keys|closed on|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at)\b"
     r"|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|开始|新|拿到钥匙|交房|入职|第.天"
 )
