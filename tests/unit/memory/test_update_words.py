@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from assistant.memory.episodes import _lasts_for
+from assistant.memory.topics import cue_topics
 from assistant.memory.update import _pets_gone
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
@@ -49,3 +50,16 @@ def test_a_state_said_to_last_a_while(text: str, days: int | None) -> None:
     assert (None if ends is None else (ends - NOW).days) == days
     if ends is not None:
         assert ends - NOW == timedelta(days=days)
+
+
+@pytest.mark.parametrize(
+    ("clause", "slot"),
+    [
+        ("I GOT THE OFFER FROM KESSELWERK", "user.job"),  # shouted: capitals name nothing
+        ("last day at the old place is 30 April", "user.job"),
+        ("Fender Player Strat in 3-tone sunburst, sold the old one to my nephew", "user.device.instrument"),
+        ("Biscuit has decided the case is his personal scratching post", "user.pet"),
+    ],
+)
+def test_cue_words_put_a_clause_in_its_part_of_life(clause: str, slot: str) -> None:
+    assert slot in [t.slot for t in cue_topics(clause)]
