@@ -71,7 +71,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.job", True, _rx(
         r"work|works|working|worked|job|jobs|career|employer|company|hired|joined|quit|resigned|laid off|fired|promoted|"
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|dev|devs|"
-        r"tech lead|team lead|promotion|first (?:week|day|month) at|(?:got|accepted|signed) (?:the|an|my) offer|offer from|job offer|last day at|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|switched to (?:days|nights|day shifts?|night shifts?)|day shifts?|night shifts?|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
+        r"tech lead|team lead|promotion|first (?:week|day|month) at|(?:got|accepted|signed) (?:the|an|my) offer|offer from|job offer|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|switched to (?:days|nights|day shifts?|night shifts?)|day shifts?|night shifts?|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
         r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency",
         r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
         r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
