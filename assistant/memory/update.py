@@ -92,8 +92,6 @@ _RESTRICTION = re.compile(
     r"(?i)\b(?:no (?:running|lifting|sport|sports|gym|exercise|training|swimming|cycling|climbing)|can't|cannot|not allowed|avoid|off (?:work|sport|running)|"
     r"cast|brace|crutches|sling|acting up|flared up|flare-up)\b|不能|不许|禁止|别(?:跑|动|提|搬)|石膏|拐杖|护具|又犯了|犯了"
 )
-# A pet that died, by its name: "豆豆走了" (of a pet, 走了 is a death), "we said goodbye to
-# pepper", "Biscuit passed away", "had to put Max down".
 # A medication changed for another: the message says so; the old one is any that was taken.
 _MEDICATION_SWITCH = re.compile(
     r"(?i)\b(?:switched|changed|moved|put)\s+(?:me\s+)?(?:from\s+\S+\s+)?(?:to|onto|on)\s+(?:a\s+new\s+)?\w+"
@@ -105,6 +103,8 @@ _MEDICATION = re.compile(
     r"(?i)\b(?:meds?|medication|pills?|tablets?|prescribed|prescription|\d+\s?mg|taking|dose|capsules?)\b"
     r"|药|片|毫克|开了|胶囊|处方"
 )
+# A pet that died, by its name: "豆豆走了" (of a pet, 走了 is a death), "we said goodbye to
+# pepper", "Biscuit passed away", "had to put Max down".
 _PET_GONE = re.compile(
     r"(?i)\b(?:said goodbye to|had to put down|put down|buried)\s+(?:our|my)?\s*(?:(?:dog|cat|bunny|rabbit|hamster|boy|girl)\s+)?([a-z][a-z'-]{1,20})\b"
     r"|\blost\s+(?:our|my)\s+(?:old\s+)?(?:dog|cat|bunny|rabbit|hamster|parrot)\s+([a-z][a-z'-]{1,20})\b"
@@ -182,7 +182,7 @@ class UpdateDecision:
             replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
         replaced += self._going_with(replaced, at, set(keep))
         # after the rest: the condition told beside the old medication ("最近老失眠") still holds
-        health = topic is not None and topic.slot == "user.health" or _MEDICATION_SWITCH.search(said) is not None
+        health = (topic is not None and topic.slot == "user.health") or _MEDICATION_SWITCH.search(said) is not None
         if health and turn is not None and isinstance(turn.content, str) \
                 and _MEDICATION_SWITCH.search(turn.content) and not TENTATIVE.search(said):
             replaced += self._health_before(_MEDICATION, at, taken())

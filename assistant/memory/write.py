@@ -58,7 +58,7 @@ CandidateSource = Callable[[str, datetime], list[Candidate]]
 
 # A clause that goes on about someone the clause before it named: "他下个月结婚", "she's a lawyer".
 _REFERS_BACK = re.compile(
-    r"(?:听说|据说|好像|结果|然后)?(?:他|她|TA|ta)|(?i:(?:and\s+|apparently\s+|now\s+)?(?:he|she|they|his|her|their)(?:'s|'re)?\b)"
+    r"(?:听说|据说|好像|结果|然后)?(?:他|她|(?i:ta)(?![a-z]))|(?i:(?:and\s+|apparently\s+|now\s+)?(?:he|she|they|his|her|their)(?:'s|'re)?\b)"
 )
 _ACCEPT_RE = re.compile(
     r"^\s*(yes|yeah|yep|yup|right|exactly|correct|that'?s right|that'?s correct|sure|indeed|true|"
@@ -629,6 +629,7 @@ def _not_the_users(text: str, clauses: list[Clause]) -> set[int]:
     if len(speakers) >= 2:
         quoted.append((speakers[0].start(), len(text)))
     tainted = {c.sentence for c in clauses if looks_like_injection(c.text)}
+
     def first_word(c: Clause) -> int:  # "' 我自己是学 finance 的": the closing quote is not the clause
         return c.start + len(c.text) - len(c.text.lstrip("'\"’”」』 \t—–-"))
 
