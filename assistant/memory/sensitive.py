@@ -272,8 +272,9 @@ def _shape_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
 
 # A mainland Chinese plate: a province, a letter, then five or six letters and digits (no I or
 # O), at least one a digit: "浙A·D73K9", "粤B12345", "京AD12345" (new energy).
+_PROVINCE_CHARS = "京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼"
 _ZH_PLATE = re.compile(
-    r"(?<![A-Za-z0-9])[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-HJ-NP-Z][·•・.\- ]?"
+    rf"(?<![A-Za-z0-9])[{_PROVINCE_CHARS}][A-HJ-NP-Z][·•・.\- ]?"
     r"(?=[A-HJ-NP-Z]{0,5}\d)[A-HJ-NP-Z0-9]{5,6}(?![A-Za-z0-9])"
 )
 
@@ -494,7 +495,7 @@ _GLUE = re.compile(
 )
 _GLUE_MAX = 40  # the key and its value stand in one clause
 _CLOSING_QUOTE = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』"}
-_PROVINCES = "京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼使领"
+_PROVINCES = _PROVINCE_CHARS + "使领"  # and embassy and consulate plates, after a key word
 _ID_VALUE = re.compile(
     rf"[{_PROVINCES}][A-Za-z][·•・.\- ]?[A-Za-z0-9]{{5,6}}(?![A-Za-z0-9])"  # 粤B12345, 京A·12345
     r"|[A-Z]{2}\d{2} ?[A-Z]{3}(?![A-Za-z0-9])"  # a British plate: AB12 CDE

@@ -531,14 +531,15 @@ _QUOTED = re.compile(r'"[^"\n]{20,}"|“[^”]{20,}”|「[^」]{20,}」|『[^�
 # "翻译一下，是帮我表哥改简历用的：'本人张伟…'", "what does this lyric mean: '…'". A draft of the
 # user's own ("make this sound less awkward: 'hi all, bbq at mine sat 13th'") is theirs.
 _SINGLE_QUOTED = re.compile(r"(?<![^\s:：(（,，])'(?:[^'\n]|(?<=[A-Za-z])'(?=[A-Za-z])){20,}'(?![A-Za-z0-9])")
+_ZH_SOMEONE = "朋友|同事|表哥|表姐|表弟|表妹|堂哥|堂姐|哥|姐|弟|妹|爸|妈|老板|同学"
 _SOMEONE = r"(?:cousin|friend|sister|brother|mom|mum|dad|boss|colleague|coworker|roommate|flatmate|partner|wife|husband|son|daughter|niece|nephew)"
 _SOMEONE_ELSES = re.compile(
     r"(?i)\b(?:lyrics?|song|poem|quote|article|post|review|tweet|email|e-mail|letter|message|text|sms|cv|resume|essay)\b"
     r"|\b(?:from|by|of) (?:my|his|her|their|our) \w+|\b(?:translate|translation|tl;?dr|summari[sz]e)\b"
     # "proofread my cousin's personal statement: '…'", "帮我看看我 cousin 的 statement：'…'"
     rf"|\bmy (?:\w+ )?{_SOMEONE}(?:'s|’s)|(?i:我\s*{_SOMEONE}\s*的)"
-    r"|歌词|诗|短信|邮件|信里|文章|帖子|评论|简历|论文|翻译|(?:帮|给|替)(?:我)?(?:朋友|同事|表哥|表姐|表弟|表妹|堂哥|堂姐|哥|姐|弟|妹|爸|妈|老板|同学)"
-    r"|我(?:朋友|同事|表哥|表姐|表弟|表妹|堂哥|堂姐|哥|姐|弟|妹|爸|妈|老板|同学|室友)的"
+    rf"|歌词|诗|短信|邮件|信里|文章|帖子|评论|简历|论文|翻译|(?:帮|给|替)(?:我)?(?:{_ZH_SOMEONE})"
+    rf"|我(?:{_ZH_SOMEONE}|室友)的"
     # "我朋友发给我的 帮我看看怎么回：'…'", "my boss sent me this: '…'"
     r"|发给我的|发来的|转给我的|(?i:\b(?:sent|texted|forwarded|emailed|messaged)\s+(?:me\s+)?(?:this|that|it)\b)"
 )

@@ -44,9 +44,6 @@ def _mixed_zh(s: Sentence, now: datetime) -> Iterator[Candidate]:
 _EN_RULES = (*rules_en.RULES, _mixed_zh)
 
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
 def _rules(s: Sentence) -> tuple[tuple[rules_en.Rule, ...], tuple[rules_en.Rule, ...]]:
     if s.lang == "zh":
         return rules_zh.EXPLICIT, rules_zh.RULES
