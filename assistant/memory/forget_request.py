@@ -52,6 +52,9 @@ _ZH_REQUEST = (
     re.compile(r"^(?P<target>.{1,30}?)(?:那个|那件事|的事|那事)?(?:…|\.{2,}|，|,|\s)*(?:能不能|可不可以|你)?(?:就)?当(?:我)?没说(?:过)?"),
     # 忘掉X / 删除X
     re.compile(rf"^(?:请|麻烦|你)?(?:帮我|给我)?(?:{_ZH_VERB})(?:掉)?(?:关于|有关)?(?P<target>.{{1,40}})$"),
+    # the target first and the verb bare: "旧号码你忘了吧", "那个地址就删了吧" (the asking particle
+    # makes it a request; "钥匙忘了" is what the user forgot)
+    re.compile(r"^(?![我你他她])(?!.*(?:是不是|是否|有没有|会不会))(?P<target>[^，,。！!？?]{1,30}?)(?:你|就|都|也|给我)*(?:忘了|忘掉|忘记|删了|删掉|别记了|不用记了)(?:吧|好吗|呗|啦)+$"),
     # code-switched, the target first: "之前说的 salary 数字 forget it 吧"
     re.compile(r"^(?![我你他她])(?P<target>.{1,30}?)\s*(?i:forget|delete|erase|remove)\s+(?i:it|that|this|them)\b(?:\s*(?:吧|了|啊|哈|呗|好吗|ok|okay|please|pls))*$"),
 )

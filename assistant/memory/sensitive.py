@@ -542,6 +542,10 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             later = _LATER_NUMBER.search(text, at, min(len(text), at + _LATER_MAX))
             if later is not None and not _SENTENCE_BREAK.search(text, at, later.start()):
                 span = _identifier(text, later.end(), key, False)
+        if span is None and key.value in ("id", "weak") and key.kind not in ("pin", "security_code"):
+            span = _named_before(text, start, key.kind)  # "is 583920174 a valid format for a passport number?"
+        if span is None and key.value == "secret":
+            span = _told_next(text, at, key.kind)  # "is my wifi password strong enough? it's X"
         if span is None and key.kind == "recovery_code":
             for code in _listed_codes(text, at):  # the codes on the lines that follow the key
                 taken = code.end
@@ -555,6 +559,36 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             if fix is not None and (again := _value(text, fix.end(), key, None, False)) is not None:
                 taken = again.end
                 yield -1, again
+
+
+# An identifier said before its key word, in the same sentence: "A1234567 is my passport number".
+_BEFORE_MAX = 48
+_ID_BEFORE = re.compile(r"(?<![0-9A-Za-z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{4,}[0-9A-Za-z](?![0-9A-Za-z])")
+# The value told right after a question about it: "…password strong enough? it's X", "…密码太简单了吧 是 X".
+_NEXT_MAX = 80
+_TOLD = re.compile(r"[ \t]*(?:(?i:and[ \t]+)?(?i:it['’]?s|it[ \t]+is|its|mine[ \t]+is|that['’]?s)(?![A-Za-z])|就是|是)[ \t]*[:：]?[ \t]*")
+
+
+def _named_before(text: str, key_start: int, kind: str) -> SensitiveSpan | None:
+    window = max(0, key_start - _BEFORE_MAX)
+    found = [m for m in _ID_BEFORE.finditer(text, window, key_start) if not _SENTENCE_BREAK.search(text, m.end(), key_start)]
+    if not found:
+        return None
+    m = found[-1]
+    value = m.group(0)
+    if _YEAR.fullmatch(value) or _AMOUNT_UNIT.match(text, m.end()) or sum(ch.isdigit() for ch in value) < 5:
+        return None  # "2027 is when my passport expires", "300 yuan for the passport"
+    return _span(kind, text, m.start(), m.end())
+
+
+def _told_next(text: str, at: int, kind: str) -> SensitiveSpan | None:
+    brk = _SENTENCE_BREAK.search(text, at, min(len(text), at + _NEXT_MAX))
+    if brk is None:
+        return None
+    told = _TOLD.match(text, brk.end())
+    if told is None or told.end() == brk.end():
+        return None
+    return _secret(text, told.end(), False, None, True, kind)
 
 
 def _value(text: str, at: int, key: _Key, quote: str | None, bare: bool) -> SensitiveSpan | None:

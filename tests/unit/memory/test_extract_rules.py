@@ -287,3 +287,13 @@ def test_an_identifier_inside_a_question_or_reported_speech_is_kept() -> None:
     assert any("113-4820917-5521346" in c.entities for c in _extract("amazon order 113-4820917-5521346 still says shipped after a week??", now))
     assert any("IT-58213" in c.entities for c in _extract("公司报修系统给了个工单 IT-58213，说是网络问题", now))
     assert _extract("what is 17*23?", now) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [("旧号码你忘了吧", "旧号码"), ("那个地址就删了吧", "那个地址"), ("钥匙忘了", None), ("我忘了吧", None), ("号码是不是忘了吧", None)],
+)
+def test_a_bare_verb_after_the_target_asks_to_forget(text: str, target: str | None) -> None:
+    from assistant.memory.forget_request import find_forget_request
+
+    assert find_forget_request(text) == target

@@ -105,6 +105,11 @@ from tests.unit.memory.test_sensitive import kinds
         ("my github recovery codes here\n\n4f9a2-c81e7\nb03d5-9e6a1\n\nalso a yubikey",
          [("recovery_code", "4f9a2-c81e7"), ("recovery_code", "b03d5-9e6a1")]),
         ("ring me (07700 900312) after six", [("phone", "07700 900312")]),
+        # the value before its key word, or told right after a question about it
+        ("is 583920174 a valid format for a US passport number? that's mine", [("passport", "583920174")]),
+        ("A1234567 is my passport number", [("passport", "A1234567")]),
+        ("is my wifi password strong enough? it's tangerine-Otter-88", [("password", "tangerine-Otter-88")]),
+        ("我的wifi密码太简单了吧？是 qwer1234", [("password", "qwer1234")]),
     ],
 )
 def test_named_values_are_found_with_exact_boundaries(text: str, expected: list[tuple[str, str]]) -> None:
@@ -159,6 +164,10 @@ def test_named_values_are_found_with_exact_boundaries(text: str, expected: list[
         "Turkey: roast it for 3 hours",
         "Compass: north east",
         "my recovery codes are in the drawer\nthanks for the help",
+        "my passport expires 2027, need to renew",
+        "bought 3 passport photos for 12.50",
+        "password manager recommendations? it's for work",
+        "is my password too short? it's only eight letters",
     ],
 )
 def test_ordinary_sentences_give_no_span(text: str) -> None:
