@@ -35,7 +35,7 @@ from assistant.memory.cues import matches as cue_matches
 from assistant.memory.people import admits, people_asked
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
-from assistant.memory.text import identifiers, idf, match_expression, normalize, tokens
+from assistant.memory.text import has_cjk, identifiers, idf, match_expression, normalize, tokens
 from assistant.memory.topics import cue_topics as clause_topics
 from assistant.memory.types import Category, Hit, Kind, Memory, Status
 
@@ -82,6 +82,13 @@ class RecallOptions:
     # A memory in the review queue (another app's proposal, an import) waits for the user's
     # yes before it goes in a prompt; a forget request looks at it all the same.
     with_review: bool = False
+    # Where the model cannot judge a pair of scripts (similarity.py: the bundled English model
+    # on Chinese), the words must carry what its similarity would have: a keyword's weight
+    # grows by this much times the missing trust ("新路由器怎么设置" finds "刚买了个小米路由器").
+    keyword_untrusted: float = 0.5
+    # A Chinese bigram that no memory holds is mostly one made across two words ("器怎", "置比"):
+    # it counts at this share of the rarest term's weight (an English word at 0.5, see below).
+    absent_cjk: float = 0.1
 
 
 @dataclass
@@ -324,7 +331,7 @@ class Recaller:
     def _relevance(self, f: _Features) -> float:
         w = self.options.weights
         return (
-            w.similarity * f.similarity + w.keyword * f.keyword + w.entity * f.entity
+            w.similarity * f.similarity + (w.keyword + self.options.keyword_untrusted * (1 - f.trust)) * f.keyword + w.entity * f.entity
             + self.options.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
         )
 
@@ -448,7 +455,7 @@ class Recaller:
             df = self._df_cache[term]
             # A term no memory holds still counts (the query asks about it), at half the
             # weight of the rarest term, so one generic word cannot veto the rest.
-            weights[term] = idf(df, total) if df else 0.5 * idf(1, total)
+            weights[term] = idf(df, total) if df else (self.options.absent_cjk if has_cjk(term) else 0.5) * idf(1, total)
         denominator = sum(weights.values())
         if denominator <= 0:
             return
