@@ -61,6 +61,9 @@ _EN_BACK = re.compile(r"(?i)^(?:i|we)(?:'m|'re| am| are)?\s+(?:really\s+|so\s+|t
                       r"|(?i:^.{0,40}\b(?:it|there|here)\W*$)")
 _ZH_BACK = re.compile(r"^(?:还|也|就|都|又|可|挺|真|太|好|蛮|特别|有点)?(?:没|不|挺|很|太|超|还|真)?(?:习惯|适应|喜欢|讨厌|好|棒|不错|方便|麻烦|舒服|难受|开心)[\u4e00-\u9fff]{0,4}$"
                       r"|^(?:那边|这边|那里|这里|那儿|这儿|它|这个|那个|这家|那家|这样|那样)")
+# What points back but tells of the moment stays a clause of its own, for the noise filter to
+# judge: "对了我在西安，这边今天大暴雨" is where the user is, and then the day's weather.
+_TODAY = re.compile(r"(?i)\b(?:today|tonight|right now|this morning)\b|今天|今晚|今早|刚才|刚刚|这会儿|此刻")
 # Lead-ins that carry no statement of their own: join the next clause.
 _ZH_LEAD = re.compile(r"^(?:说实话|说真的|其实|对了|话说|顺便说一下|顺便说|顺便|另外|然后|而且|不过|但是|所以|哦对|诶|嗯|哈哈|哎)$"
                       r"|^(?:上|下|这|本|去|今|明|前|后|每)(?:个)?(?:月|周|星期|礼拜|年|天)(?:初|底|末|中)?$"
@@ -136,7 +139,7 @@ def clauses_of(s: Sentence, index: int = 0) -> list[Clause]:
             continue
         if carry is not None:
             a, carry = carry, None
-        elif merged and _points_back(piece, s.lang):
+        elif merged and _points_back(piece, s.lang) and not _TODAY.search(piece):
             merged[-1][1] = b
             continue
         merged.append([a, b])

@@ -20,7 +20,7 @@ from assistant.memory.clauses import Clause
 from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
 from assistant.memory.noise import DAY_STORY, DURABLE, PIVOT, NoiseFilter, Verdict, strip_remember
-from assistant.memory.people import about_someone_else
+from assistant.memory.people import PEOPLE, about_someone_else
 from assistant.memory.timewords import PLAN_WORDS, en_number, future_date, month_span, zh_number
 from assistant.memory.topics import (
     BY_SLOT,
@@ -46,6 +46,13 @@ TOPIC_IMPORTANCE = {
 }
 # A dated statement of these topics is a change that lasts (a new job, a move, a new school).
 _LASTING = frozenset({"user.job", "user.city", "user.school"})
+# What a dated clause says about these outlives the day it names; so does the name of one of
+# the user's people or pets ("my cousin's wedding" names no one and goes with its day).
+_OUTLIVES_ITS_DAY = frozenset({"user.health", "user.allergy", "user.diet"})
+_NAMED = re.compile(
+    rf"(?i:\b(?:my|our)\s+|我的?|我们家?的?|我家)\s*(?:{'|'.join(w for words in PEOPLE.values() for w in words[1] + words[0])})s?"
+    r"\s*(?:叫|named|called)?\s*(?-i:[A-Z][a-z]{2,})|(?:叫|名叫|named|called)\s*[\u4e00-\u9fff]{2,3}"
+)
 _CATEGORY = {"user.likes": Category.PREFERENCE, "user.reply_style": Category.PREFERENCE, "user.plan": Category.GOAL}
 
 
@@ -120,8 +127,12 @@ _EN_VERB_FIRST = re.compile(
 _ZH_PRONOUN_FIRST = re.compile(r"^(?:他|她|它|你|您|我|咱|大家|有人|别人|人家|这|那|哪)")
 
 
+# A conjunction before the subject: "可我痛风啊", "但是我不吃辣".
+_ZH_JOINER = re.compile(r"^(?:可是|可|但是|但|不过|而且|所以|因为|然后|还有|就是|只是)(?=[我他她它你咱])")
+
+
 def _no_subject(body: str) -> bool:
-    text = body.strip()
+    text = _ZH_JOINER.sub("", body.strip())
     if re.match(r"[\u4e00-\u9fff]", text):
         return _ZH_PRONOUN_FIRST.match(text) is None
     return _EN_VERB_FIRST.match(text) is not None
@@ -190,7 +201,9 @@ def _owned(clause: Clause) -> Clause | None:
 
 
 # "… from 1 March", "as of Monday", "下周一起": a change that holds from that day on
-_FROM_DAY = re.compile(r"(?i)\b(?:from|as of|effective|starting)\s+(?:the\s+)?(?:\d|next|this|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|起(?:正式)?|正式")
+_FROM_DAY = re.compile(r"(?i)\b(?:from|as of|effective|starting)\s+(?:the\s+)?(?:\d|next|this|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|起(?:正式)?|正式"
+    r"|(?<![回过])去[^\s，,。]{1,10}(?:做|当|上班)(?!饭|菜|作业|手术|检查|体检|客|东西)"
+)
 # "住到明年三月再回来", "staying until the 20th": the plan said just before lasts until then
 _UNTIL = re.compile(r"(?i)\b(?:until|till|through|thru)\b|(?:住|待|呆|玩|一直)到|直到")
 
@@ -284,8 +297,11 @@ class EpisodeCapture:
                     topic = BY_SLOT["user.plan"]  # a day ahead makes it a plan ("这周六要考科目二了")
             elif implied or _AHEAD.search(body):  # "… on 13 June, and I'm best man, I'll need speech help"
                 span = spans.get(clause.sentence)
+            # where the user is counts as what the clause is about ("对了我在西安，这边今天大暴雨",
+            # "base 在新加坡"), though it supersedes no city (see `also` below)
+            placed = topic is None and subject_is_user and located(body)
             verdict = self.noise.judge(
-                body, vector, topic, user_subject=subject_is_user, implied_subject=implied,
+                body, vector, BY_SLOT["user.city"] if placed else topic, user_subject=subject_is_user, implied_subject=implied,
                 continues=implied and kept_sentence == clause.sentence,
                 day_story=(day_story or clause.sentence in joking) and span is None and pivot is None,
                 moved_day=own and RESCHEDULED.search(body) is not None,
@@ -325,6 +341,10 @@ class EpisodeCapture:
             topic is not None and topic.slot in _LASTING and episode.own_span
             and (CHANGE.search(episode.body) is not None or _FROM_DAY.search(episode.body) is not None)
         )
+        # "我女儿 Emma 下周三有 piano recital", "可我痛风啊…（周五聚会）": the day passes, the
+        # daughter and the gout stay
+        slots = {t.slot for t in episode.also} | ({topic.slot} if topic else set())
+        about_who = bool(slots & _OUTLIVES_ITS_DAY) or (bool(slots & {"user.family", "user.pet"}) and _NAMED.search(episode.body) is not None)
         if start is not None and not lasting:
             category = Category.GOAL
         # Who the user is lasts: "湖南岳阳人" is short and has no "I", and is no trivia.
@@ -343,7 +363,7 @@ class EpisodeCapture:
             explicit=explicit,
             event_at=start,
             # "starting at Target on Monday" changes who the user is from that day on; a trip ends
-            expires_at=end + timedelta(days=1) if end is not None and not lasting else _lasts_for(episode.body, now),
+            expires_at=end + timedelta(days=1) if end is not None and not lasting and not about_who else _lasts_for(episode.body, now),
             extractor="episodic",
             topic=topic.slot if topic else None,
             topics=[t.slot for t in episode.also],

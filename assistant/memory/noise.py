@@ -25,6 +25,7 @@ from assistant.memory.embedder import Embedder
 from assistant.memory.extract.common import (
     Sentence,
     is_hypothetical,
+    is_imagined,
     is_question,
     language,
     looks_like_injection,
@@ -66,6 +67,13 @@ SMALL_TALK = re.compile(
     r"|不想(?:聊|说|提)|不知道为啥|不知道为什么|说个事|说个秘密|再说吧|还好吧"
 )
 # "so bored at work today", "super tired lately": a passing mood wherever it stands
+# A cry before a statement ("omg", "气死"), and the punctuation after it.
+_INTERJECTION = re.compile(
+    r"(?i)^(?:ugh|argh|lol|lmao|haha+|omg|meh|yay|woo+|phew|哈哈+|呵呵+|嘿嘿+|笑死|啊啊+|唉+|烦死|气死|累死|困死|饿死|热死|冷死)"
+    r"(?:了|我了)?(?:\b|(?<=[\u4e00-\u9fff]))[\s,，!！.。…~～😩😭😤😂🙃]*"
+)
+# What after a cry answers the assistant rather than tells anything: "meh idk none of those sound like me".
+_HEDGE = re.compile(r"(?i)(?:idk|nah|yeah|yep|ok|okay|no|not really|none|whatever|好吧|算了|随便|不知道|嗯+)\b")
 MOOD_INSIDE = re.compile(r"(?i)\b(?:so|really|super|kinda|sooo+|very)\s+(?:bored|tired|sleepy|hungry|stressed|annoyed|grumpy|exhausted)\b|无聊死了|困死了|累死了|饿死了")
 _SIGH_FIRST = re.compile(r"(?i)^(?:ugh|argh|omg|man|welp|sigh|唉+|哎+|啊啊+)\b[\s,，!！.…~～]*(?![\s,，!！.…~～]*$)")
 LAUGH = re.compile(r"(?i)\b(?:lol|lmao|haha+|hehe+|rofl)\b|哈哈|呵呵|嘿嘿")
@@ -98,6 +106,7 @@ PIVOT = re.compile(
     r"\s+(?:news|stuff|update)(?:\s+(?:tho|though|first|now))?[\s!.:]*$"
     r"|\b(?:on a (?:serious|real|more serious) note|but seriously|seriously though|anyway,? the (?:real|main|big) (?:news|thing))\b"
     r"|说正事|说点正事|正经事|说回正题|言归正传|讲正事|正事[是：:]"
+    r"|(?:跟你|和你|告诉你)(?:说|讲)?(?:个|一个)(?:好|坏|大)?消息|(?:有|宣布)(?:个|一个)(?:好|坏|大)消息"
 )
 _ZH_ASK = re.compile(r"(?:吗|么|嘛|呢)(?=\s+[A-Za-z0-9])")
 # "好嘞 我去看看", "ok I'll try that": the user answering the assistant, not telling it anything.
@@ -212,6 +221,14 @@ class NoiseFilter:
         if GREETING.match(text) or THANKS.match(text):
             return Verdict(False, "greeting, thanks or acknowledgement")
         lang = language(text)
+        lead = _INTERJECTION.match(text)
+        if lead is not None and _size(text[lead.end():]) >= (6 if lang == "zh" else 4) and not _HEDGE.match(text, lead.end()):
+            # "omg Biscuit chewed up my airpods case", "气死 我家橘猫年糕又把耳机线咬断了": the cry
+            # is a passing mood, what follows it is judged as said ("lol ok", "唉 好累" stay moods)
+            return self.judge(
+                text[lead.end():], vector, topic, user_subject=user_subject, implied_subject=implied_subject,
+                continues=continues, day_story=day_story, moved_day=moved_day,
+            )
         if is_question(Sentence(text, 0, lang)) and not _PUZZLED.match(text):
             return Verdict(False, "question")
         if _ZH_ASK.search(text) or _TRY_IT.match(text):
@@ -220,7 +237,7 @@ class NoiseFilter:
             return Verdict(False, "request to the assistant")
         if ABOUT_YOU.match(text) and not FIRST_PERSON.search(text):
             return Verdict(False, "about the assistant")
-        if is_hypothetical(text) and (topic is None or topic.slot != "user.plan"):
+        if is_hypothetical(text) and (topic is None or topic.slot != "user.plan" or is_imagined(text)):
             return Verdict(False, "hypothetical")
         mood = MOOD.match(text) is not None or MOOD_INSIDE.search(text) is not None
         if mood and moved_day and _SIGH_FIRST.match(text) and MOOD_INSIDE.search(text) is None:

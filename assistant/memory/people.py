@@ -94,8 +94,9 @@ _BY_GROUP = {
 
 # The subject of a clause, when it is not the user.
 # What may come before the subject: "and", "btw", "today", "对了", "今天"…
-_LEAD_EN = r"(?:(?:and|but|so|also|btw|oh|plus|then|anyway|today|yesterday|this morning|last night)[\s,]+){0,2}"
-_LEAD_ZH = r"(?:对了|还有|另外|然后|而且|不过|但是|今天|昨天|今早|昨晚|刚才|刚刚|[，,\s])*"
+# (and a cry: "哈哈 我同事家那只柯基叫旺财", "lol my sister just got engaged")
+_LEAD_EN = r"(?:(?:and|but|so|also|btw|oh|plus|then|anyway|today|yesterday|this morning|last night|lol|haha+|omg|ugh|wow)[\s,!.]+){0,2}"
+_LEAD_ZH = r"(?:对了|还有|另外|然后|而且|不过|但是|今天|昨天|今早|昨晚|刚才|刚刚|哈哈+|唉+|哎+|啊+|呃|天哪|[，,！!\s])*"
 _OTHER_EN = re.compile(
     rf"(?i)^{_LEAD_EN}(?:(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EN})s?\b"
     r"|(?:he|she|they|he's|she's|they're|his|her|their)\b"
@@ -163,7 +164,9 @@ def admits(memory_text: str, asked: frozenset[str]) -> bool:
     if not asked:
         return False
     named = people_in(memory_text)  # none: "她不会英文" — whoever she is, the request is about someone
-    return asked == ANYONE or not named or bool(asked & named)
+    # a pet a person is named with is theirs: "我同事家那只柯基叫旺财" answers no question about the user's cat
+    owners = named - {"pet"}
+    return asked == ANYONE or not named or bool(asked & (owners or named))
 
 
 __all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_someone_else", "admits", "people_asked", "people_in"]

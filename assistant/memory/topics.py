@@ -74,7 +74,7 @@ TOPICS: tuple[Topic, ...] = (
         r"tech lead|team lead|promotion|first (?:week|day|month) at|(?:got|accepted|signed) (?:the|an|my) offer|offer from|job offer|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|switched to (?:days|nights|day shifts?|night shifts?)|day shifts?|night shifts?|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
         r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency",
         r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
-        r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
+        r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|(?<![回过])去[^\s，,。]{1,10}(?:做|当)(?!饭|菜|作业|手术|检查|体检|客|东西|头发|指甲|美甲|按摩|义工|志愿)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
         r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat(?:ing)? (?:meat|pork|beef|fish|chicken|dairy|eggs)|diet|carnivore|meat lover|"
         r"don't eat|do not eat|can't eat|cannot eat|can't stand|calories|carbs",
@@ -86,9 +86,9 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.health", False, _rx(
         r"diabet\w*|asthma|adhd|anxiety|depression|migraines?|pregnan\w*|surgery|injur\w*|blood pressure|cholesterol|medication|meds|"
         r"prescribed|diagnosed|chronic|therapy|physio|insulin|inhaler|knee|back pain|arthritis|eczema|insomnia|tore my|broke my|sprained|"
-        r"doctor said|doc(?=\s+(?:switched|put|prescribed|changed|upped|lowered))|side effects?|nause\w*|gym|work out|workout|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist",
+        r"doctor said|doc(?=\s+(?:switched|put|prescribed|changed|upped|lowered))|side effects?|nause\w*|gym|work out|workout|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist|gout|an(?:a)?emi[ac]|thyroid|epilep\w*|heart condition|pcos|ibs|kidney stones?",
         r"糖尿病|哮喘|高血压|血压|胃炎|胃病|抑郁|焦虑|失眠|怀孕|孕|手术|受伤|骨折|扭伤|吃药|药|医生说|看医生|看心理医生|心理医生|看病|住院|出院|肺炎|发烧|感冒|诊断|慢性|过敏性|腰|膝盖|颈椎|体重|减重|"
-        r"健身|跑步|马拉松|瑜伽|游泳|骑行|锻炼|减肥|体检")),
+        r"健身|跑步|马拉松|瑜伽|游泳|骑行|锻炼|减肥|体检|痛风|贫血|甲亢|甲减|心脏病|癫痫|偏头痛|湿疹|鼻炎|痔疮|多囊|胆结石|肾结石")),
     Topic("user.pet", False, _rx(
         r"dog|dogs|puppy|cat|cats|kitten|pet|pets|rabbit|bunny|hamster|parrot|fish tank|goldfish|turtle|tortoise|guinea pig|"
         r"retriever|labrador|terrier|poodle|corgi|husky|beagle|shiba|dachshund|pug|collie|spaniel|tabby|vet|walkies|"
@@ -234,13 +234,18 @@ _ZH_PLACE = re.compile(rf"(?:(?<=[在到去住从于回])|^){_PLACE_CHAR}{{2,4}}
 _EN_IN_PLACE = re.compile(r"(?<![Ff]rom )(?<![Tt]o )\b(?:in|near|outside|based in|here in)\s+(?!the\b|a\b|my\b|[A-Z][a-z]+day\b)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)?(?![\w'’])")
 
 
+_ZH_AWAY = re.compile(r"出差|旅游|旅行|度假|转机|玩几天|玩两天|待几天|路过|开会")
+
+
 def located(clause: str) -> bool:
     """Whether a statement places the user somewhere ("在大连一所中学教物理", "I teach at a comp in
     Headingley"): a known Chinese city after 在, or a capitalised place after in/at."""
     from assistant.memory.extract.common import ZH_CITIES
 
     if re.search(r"[\u4e00-\u9fff]", clause):
-        return any(f"在{city}" in clause for city in ZH_CITIES)
+        if _ZH_AWAY.search(clause):
+            return False  # "在西安出差" places a trip, not the user
+        return any(f"在{city}" in clause or re.search(rf"(?i)\bbased?\s?(?:在\s?)?{city}", clause) for city in ZH_CITIES)
     return _EN_IN_PLACE.search(clause) is not None and not re.search(r"(?i)\b(?:trip|visit|visiting|vacation|holiday|flight|flying|last (?:week|month|year))\b", clause)
 
 

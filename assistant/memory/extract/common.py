@@ -117,7 +117,7 @@ def is_question(s: Sentence) -> bool:
 
 
 _HYPOTHETICAL = re.compile(
-    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asked )if|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
+    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asked )(?<!sorry )(?<!mind )(?<!apologies )(?<!apologize )(?<!apologise )if|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
     r"|\bI (?:wish|would|'d)\b|\bI might\b|\bmaybe I\b|\bwould I\b"
     r"|如果|假如|要是|假设|万一|想象|倘若|如若|的话|假使|设想|说不定|也许我|可能会"
 )
@@ -126,6 +126,16 @@ _HYPOTHETICAL = re.compile(
 def is_hypothetical(text: str) -> bool:
     """True for a conditional or imagined statement ("if I moved to Paris…", "如果我搬到…")."""
     return _HYPOTHETICAL.search(text) is not None
+
+
+# Words that imagine rather than set a condition: "那假如我明年去日本留学" plans nothing, while
+# "要是天气好周六去爬山" is a plan with a condition.
+_IMAGINED = re.compile(r"(?i)\b(?:suppose|supposing|imagine|hypothetically|what if)\b|假如|假设|假使|设想|想象|倘若")
+
+
+def is_imagined(text: str) -> bool:
+    """True for a statement that only imagines ("suppose I quit", "假如我去留学")."""
+    return _IMAGINED.search(text) is not None
 
 
 _QUOTES = re.compile(r"\"[^\"]{0,400}\"|“[^”]{0,400}”|「[^」]{0,400}」|『[^』]{0,400}』")

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from assistant.memory.extract.common import (
     FAMILY_ZH,
+    WORLD_CITIES,
     Sentence,
     StyleRule,
     clean,
@@ -48,6 +49,14 @@ def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
                    entities=[name], importance=5)
 
 
+def _a_name_not_a_place(m: re.Match[str], place: str) -> bool:
+    """"我是Kevin" introduces Kevin: a bare Latin word after 是 is a place only when it is a city
+    (not after 来自, "我来自Lyon", nor before 人, "我是Texas人")."""
+    said = m.group(0)
+    bare = m.group(1) is not None and re.match(r"我是", said) is not None and not re.search(r"(?:人|的)$", said)
+    return bare and place.isascii() and place.lower() not in WORLD_CITIES
+
+
 def _place_after(text: str) -> str | None:
     place = zh_place(text)
     if place is None:
@@ -82,7 +91,7 @@ def _city(s: Sentence, now: datetime) -> Iterator[Candidate]:
             yield make(s, f"用户住在{where}。", Category.FACT, slot="user.city", value=place,
                        entities=[place, where] if detail else [place], importance=4)
     m = re.search(r"我(?:是|来自|老家(?:是|在))(.{2,8}?)(?:人|的)?$|我是(.{2,6}?)人", t)
-    if m and (place := _place_after(m.group(1) or m.group(2))):
+    if m and (place := _place_after(m.group(1) or m.group(2))) and not _a_name_not_a_place(m, place):
         yield make(s, f"用户来自{place}。", Category.FACT, slot="user.hometown", value=place,
                    entities=[place], importance=3)
 
@@ -638,6 +647,10 @@ def _name_more(s: Sentence, now: datetime) -> Iterator[Candidate]:
         name = m.group(1) or m.group(2) if m else None
         if name and (name[-1] in _NOT_NAME_ENDS or name in _NOT_NAMES):
             name = None
+    if name is None:
+        # "Hi，我是Kevin，在Shopee做…": a Latin given name (not "我是Java工程师", nor a city)
+        m = re.search(r"^(?:(?:嗨|你好|您好|哈喽|大家好|hi|hello|hey)[，,！!～~\s]*)?我是\s*((?-i:[A-Z][a-z]{1,15}(?: [A-Z][a-z]{1,15})?))(?=$|[，,。！!～~\s])", s.text, re.I)
+        name = m.group(1) if m and m.group(1).lower() not in WORLD_CITIES else None
     if name:
         yield make(s, f"用户的名字是{name}。", Category.FACT, slot="user.name", value=name, entities=[name], importance=5)
 

@@ -396,3 +396,75 @@ def test_a_memory_holding_a_vaulted_value_is_recalled_by_what_it_is_about(profil
     say(profile, clock, "also unrelated, got a parking ticket on my honda civic, plate 8MXR417, how do i contest it in california")
     block = prompt(profile, clock, "what car do i drive? need it for an insurance quote")
     assert "civic" in block and "8MXR417" not in block
+
+
+def test_a_chinese_request_finds_by_its_words_what_the_model_cannot_judge(profile: Profile, clock: ManualClock) -> None:
+    # the test model cannot compare Chinese texts: the shared word must carry the match
+    say(profile, clock, "对了我刚买了个小米路由器 BE6500", "我在一家设计公司上班")
+    block = prompt(profile, clock, "新路由器怎么设置比较好？")
+    assert "路由器" in block and "设计公司" not in block
+
+
+def test_a_cry_before_a_statement_keeps_the_statement(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "气死 我家橘猫年糕又把耳机线咬断了！！推荐个耐咬一点的耳机吧", "lol ok", "meh idk none of those sound like me tbh")
+    stored = contents(profile, None)
+    assert "年糕" in stored and "lol" not in stored and "none of those" not in stored
+
+
+def test_someone_elses_pet_does_not_answer_for_the_users(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我家猫叫年糕，英短蓝白，两岁了", "哈哈 我同事家那只柯基叫旺财")
+    block = prompt(profile, clock, "想给猫换个猫粮，有什么推荐的牌子")
+    assert "年糕" in block and "旺财" not in block
+
+
+def test_an_apology_with_if_is_no_condition(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "hey! im Marcus, based in Denver, nurse on night shift at the ER so sorry if i message u at weird hours lol")
+    assert "Denver" in contents(profile)
+
+
+def test_an_imagined_plan_is_no_plan(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "那假如我明年去日本留学 会不会很难")
+    assert "日本" not in contents(profile, None)
+
+
+def test_what_a_dated_clause_says_about_the_user_outlives_the_day(profile: Profile, clock: ManualClock) -> None:
+    say(
+        profile, clock,
+        "周五同学聚会他们要吃海鲜大排档，可我痛风啊啤酒海鲜都不敢碰，咋整",
+        "我女儿 Emma 下周三有 piano recital，我得跟老板请半天假 ugh",
+        "flying to Denver next friday for my cousin's wedding, so excited",
+    )
+    clock.advance(timedelta(days=60))
+    profile.memories.maintain(clock.now())
+    assert "痛风" in contents(profile) and "Emma" in contents(profile)
+    assert "Denver" not in contents(profile)  # a trip names no one: it goes with its day
+
+
+def test_a_new_job_from_a_day_ahead_is_the_users_job(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "跟你说个好消息！！上周正式离职了，下周一去字节做产品运营了🎉")
+    clock.advance(timedelta(days=30))
+    profile.memories.maintain(clock.now())
+    assert "产品运营" in contents(profile) and "好消息" not in contents(profile, None)
+
+
+def test_a_value_told_before_its_key_word_or_after_a_question_is_vaulted(profile: Profile, clock: ManualClock) -> None:
+    say(
+        profile, clock,
+        "filling out the ESTA form, is 583920174 a valid format for a US passport number? that's mine",
+        "is my wifi password strong enough? it's tangerine-Otter-88",
+    )
+    profile.store.flush_access()
+    assert scan_sensitive(profile.dir, ["583920174", "tangerine-Otter-88"]) == []
+    assert sorted(item.kind for item in profile.vault.items()) == ["passport", "password"]
+
+
+def test_a_bare_request_to_forget_after_its_target_is_no_memory(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我手机号换了，旧号18912340316不用了", "旧号码你忘了吧")
+    assert "忘了吧" not in contents(profile, None)
+
+
+def test_where_the_user_is_is_kept_without_the_days_weather(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "对了我在西安，这边今天大暴雨", "Hi，我是Kevin，在Shopee做backend engineer，base新加坡")
+    stored = contents(profile)
+    assert "我在西安" in stored and "暴雨" not in stored and "新加坡" in stored
+    assert "用户的名字是Kevin。" in stored and "来自Kevin" not in stored  # a name after 我是, not a hometown

@@ -73,3 +73,12 @@ def test_words_for_a_group_said_another_way() -> None:
 def test_taking_someone_somewhere_is_not_a_gift() -> None:
     assert about_someone_else("我哥送我妈去医院了")
     assert not about_someone_else("我哥送了我一台相机")
+
+
+def test_a_pet_named_with_its_owner_is_the_owners() -> None:
+    from assistant.memory.people import about_someone_else, admits, people_asked
+
+    assert about_someone_else("哈哈 我同事家那只柯基叫旺财") and about_someone_else("唉，我朋友小王刚离婚")
+    assert not admits("哈哈 我同事家那只柯基叫旺财", people_asked("家里猫掉毛好严重"))
+    assert admits("哈哈 我同事家那只柯基叫旺财", people_asked("我同事的狗叫什么"))
+    assert admits("我家狗子叫可乐", people_asked("狗粮推荐"))
