@@ -29,7 +29,7 @@ def _en(words: str) -> frozenset[str]:
 CUES: tuple[Cue, ...] = (
     Cue(("user.city", "user.address", "user.hometown"),
         _en("live living city town move moved nearby near neighborhood neighbourhood local around area commute weather trip outing walk explore"),
-        ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤", "出去玩", "逛", "散步", "周末去", "好去处", "去哪玩", "哪里玩", "带伞")),
+        ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤", "出去玩", "逛", "散步", "周末去", "好去处", "去哪玩", "哪里玩", "带伞", "老家", "家乡", "特产", "回家过年")),
     Cue(("user.job", "user.employer", "user.salary"),
         _en("job work working career office boss colleague coworker company salary shift workplace profession interview resume schedule skill certificate "
             "1:1 1:1s one-on-one standup review reviews promotion team manager client clients meeting meetings signature linkedin"),
@@ -41,26 +41,29 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.family",),
         _en("family wife husband kid kids child children son daughter mom mum dad mother father parent parents sister brother gift anniversary partner toddler baby boyfriend girlfriend"),
         ("家人", "老婆", "老公", "孩子", "儿子", "女儿", "爸", "妈", "父母", "姐", "哥", "弟", "妹", "礼物", "家里", "娃", "纪念日", "对象")),
-    Cue(("user.pet",), _en("pet pets dog dogs cat cats vet puppy kitten toy chew leash groom"), ("宠物", "狗", "猫", "兽医", "遛", "猫粮", "狗粮")),
+    Cue(("user.pet",), _en("pet pets dog dogs cat cats vet puppy kitten toy chew leash groom harness breed kennel sitter neuter neutered spay spayed litter"),
+        ("宠物", "狗", "猫", "兽医", "遛", "猫粮", "狗粮", "小动物", "毛孩子", "铲屎", "绝育", "驱虫")),
     Cue(("user.name",), _en("name"), ("名字", "叫我", "我叫什么", "我是谁")),
     Cue(("user.birthday", "user.age"), _en("birthday born age old"), ("生日", "几岁", "多大", "年龄")),
     Cue(("user.reply_style",), _en("answer reply respond format style language"), ("回答", "回复", "格式", "语言", "风格")),
     Cue(("user.tool", "user.device", "user.job.language"),
         _en("editor plugin plugins extension ide app apps software tool tools browser notes note-taking phone laptop storage setup workflow "
             "guitar strings amp pedal piano keyboard violin cello ukulele drums instrument"),
-        ("编辑器", "插件", "软件", "工具", "浏览器", "笔记", "知识库", "手机", "电脑", "存储", "内存", "app", "琴弦", "吉他", "钢琴", "乐器", "琴")),
+        ("编辑器", "插件", "软件", "工具", "浏览器", "笔记", "知识库", "手机", "电脑", "存储", "内存", "app", "琴弦", "吉他", "钢琴", "乐器", "琴",
+         "数码", "电子产品", "充电", "拍照", "路由器", "耳机", "平板")),
     Cue(("user.health", "user.allergy", "user.diet"),
-        _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain"),
-        ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼")),
-    Cue(("user.habit", "user.has", "user.vehicle"), _en("car rent drive driving commute bus bike transport parking road"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾")),
-    Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage buy afford price cost cheap expensive spend purchase saving savings invest"),
+        _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain "
+            "sick fever flu clinic hospital prescription symptoms"),
+        ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼", "诊所", "医院", "看病", "发烧", "感冒", "生病", "不舒服", "提神")),
+    Cue(("user.habit", "user.has", "user.vehicle"), _en("car rent drive driving commute bus bike transport parking road"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾", "开长途", "长途", "加油", "充电桩", "保养", "怎么去")),
+    Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage buy afford price cost cheap expensive spend purchase saving savings invest bonus"),
         ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财", "买", "多少钱", "贵", "便宜", "存钱", "花钱")),
     # a job hunt starts from the degree ("job hunting tips? I graduate next year")
     Cue(("user.school",), _en("hunting graduate graduation grad internship"), ("求职", "找工作", "毕业", "校招", "实习")),
     Cue(("user.school",), _en("school study studying exam exams class classes course semester thesis university college homework"),
         ("学校", "学习", "考试", "课", "论文", "大学", "作业", "学期", "复习")),
     Cue(("user.likes", "user.favorite"),
-        _en("recommend recommendation suggest suggestion ideas idea hobby hobbies weekend fun movie book music watch read listen play vacation holiday travel podcast audiobook recs treat lesson lessons practice"),
+        _en("recommend recommendation suggest suggestion ideas idea hobby hobbies weekend fun movie book music watch read listen play vacation holiday travel podcast audiobook recs treat lesson lessons practice playlist song songs"),
         ("推荐", "建议", "有什么好", "爱好", "周末", "好玩", "电影", "书", "音乐", "看点什么", "旅游", "假期", "度假", "放松", "听")),
 )
 

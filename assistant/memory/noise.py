@@ -52,6 +52,7 @@ MOOD = re.compile(
     r"|^(?:哈哈+|呵呵+|嘿嘿+|笑死|啊啊+|唉+|烦死|气死|累死|困死|饿死|热死|冷死)"
     r"|^[\u4e00-\u9fff]{1,3}死(?:了|我了)?[\s!！~～。😭😤😂]*$"
     r"|^(?:今天|刚才|刚刚|现在|这会儿|今晚)?(?:我)?(?:好|真|太|超|有点|特别)(?:烦|累|困|无聊|郁闷|气|丧|崩溃|难受|开心|高兴|饿|冷|热)(?:啊|了|呀|死了)?"
+    r"|^(?:说实话|说真的|其实)?(?:我)?(?:好|真|太|超|有点|特别)(?:紧张|慌|激动|兴奋)(?:啊|了|呀|死了)?[\s!！~～。.]*$"
 )
 REQUEST = re.compile(
     r"(?i)^(?:please\s+|pls\s+|plz\s+|hey,?\s+|ok,?\s+|okay,?\s+|so,?\s+|now,?\s+|then,?\s+|and\s+|also,?\s+)*(?:(?:can|could|would|will)\s+you\b|write|tell me|give me|show me|help me|translate|summari[sz]e|explain|make|create|generate|"

@@ -71,7 +71,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.job", True, _rx(
         r"work|works|working|worked|job|jobs|career|employer|company|hired|joined|quit|resigned|laid off|fired|promoted|"
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|dev|devs|"
-        r"tech lead|team lead|promotion|first (?:week|day|month) at|(?:got|accepted|signed) (?:the|an|my) offer|offer from|job offer|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|switched to (?:days|nights|day shifts?|night shifts?)|day shifts?|night shifts?|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
+        r"tech lead|team lead|promotion|first (?:week|day|month) at|join(?:ing)?\s+(?-i:[A-Z])\w*|(?:got|accepted|signed) (?:the|an|my) offer|offer from|job offer|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|switched to (?:days|nights|day shifts?|night shifts?)|day shifts?|night shifts?|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
         r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency",
         r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
         r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|(?<![回过])去[^\s，,。]{1,10}(?:做|当)(?!饭|菜|作业|手术|检查|体检|客|东西|头发|指甲|美甲|按摩|义工|志愿)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
@@ -175,7 +175,7 @@ def _is_cue(text: str, match: re.Match[str]) -> bool:
 # Words that start a clause describing a change of something said before.
 CHANGE = re.compile(
     r"(?i)\b(?:moved|moving|relocated|now|anymore|any more|no longer|not \w+ anymore|quit|left|resigned|switched|changed|sold|"
-    r"new|just started|started|starting|start at|joining|joined|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|upgraded|replaced|traded in|"
+    r"new|just started|started|starting|start at|joining|joined|join(?=\s+(?-i:[A-Z]))|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|upgraded|replaced|traded in|"
     r"signed (?:the|a|our) lease|got (?:the|our) keys|picked up (?:the|our) keys|closed on|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at)\b"
     r"|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|开始|新|拿到钥匙|交房|入职|第.天"
 )
@@ -183,6 +183,7 @@ CHANGE = re.compile(
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
     r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
+    r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice"
     r"|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
     # "豆豆走了": a name and 走了, all the clause says, is a death
     r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥"

@@ -167,6 +167,7 @@ class UpdateDecision:
 
         if topic is not None and topic.single:
             replaced += self._stale_in_topic(topic, candidate, taken())
+            replaced += self._ended_just_now(topic, candidate, keep, taken())
         if topic is not None and not topic.single and ENDED.search(said):
             replaced += self._ended_in_topic(topic, said, taken())
         if ENDED.search(said) and not TENTATIVE.search(said):
@@ -223,11 +224,32 @@ class UpdateDecision:
         # Where the user lives is part of any memory that places them ("我在南宁一家设计院实习"):
         # a move makes those stale too. Other topics count a memory's main topic only.
         main_only = topic.slot != "user.city"
+        said = candidate.evidence or candidate.content
+        found = self.service.store.active_by_topics([topic.slot], main_only=main_only) + self._slotted(topic)
+        if CHANGE.search(said) is None and ENDED.search(said) is None:
+            # "Vancouver 住了六年" after "just moved to Toronto from Vancouver": a value the
+            # user's current memories already name as the old one is told of, not moved to
+            new = {normalize(candidate.value)} if candidate.value else new_values(said)
+            if new and any(new & value_words(m.content) for m in found):
+                return []
         out: list[Memory] = []
-        for memory in self.service.store.active_by_topics([topic.slot], main_only=main_only) + self._slotted(topic):
-            if memory.id not in taken and replaces(topic, candidate.evidence or candidate.content, memory, candidate.value):
+        for memory in found:
+            if memory.id not in taken and replaces(topic, said, memory, candidate.value):
                 out.append(memory)
                 taken.add(memory.id)
+        return out
+
+    def _ended_just_now(self, topic: Topic, candidate: Candidate, keep: Collection[int], taken: set[int]) -> list[Memory]:
+        """"I gave notice at Deloitte. starting at Stripe on March 2": the end the same message
+        told is history once the new value is said (other clauses of the message stay)."""
+        said = candidate.evidence or candidate.content
+        if ENDED.search(said) or not (candidate.value or new_values(said)):
+            return []
+        out: list[Memory] = []
+        for memory in self.service.store.active_by_topics([topic.slot], main_only=True):
+            if memory.id in keep and memory.id not in taken - set(keep) and ENDED.search(memory.content) \
+                    and replaces(topic, said, memory, candidate.value):
+                out.append(memory)
         return out
 
     def _ended_in_topic(self, topic: Topic, said: str, taken: set[int]) -> list[Memory]:

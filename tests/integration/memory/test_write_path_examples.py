@@ -400,9 +400,9 @@ def test_a_memory_holding_a_vaulted_value_is_recalled_by_what_it_is_about(profil
 
 def test_a_chinese_request_finds_by_its_words_what_the_model_cannot_judge(profile: Profile, clock: ManualClock) -> None:
     # the test model cannot compare Chinese texts: the shared word must carry the match
-    say(profile, clock, "对了我刚买了个小米路由器 BE6500", "我在一家设计公司上班")
-    block = prompt(profile, clock, "新路由器怎么设置比较好？")
-    assert "路由器" in block and "设计公司" not in block
+    say(profile, clock, "对了我阳台上种了三盆多肉", "楼下新开了一家面包店")
+    block = prompt(profile, clock, "多肉冬天要怎么养护比较好？")
+    assert "多肉" in block and "面包店" not in block
 
 
 def test_a_cry_before_a_statement_keeps_the_statement(profile: Profile, clock: ManualClock) -> None:
@@ -468,3 +468,28 @@ def test_where_the_user_is_is_kept_without_the_days_weather(profile: Profile, cl
     stored = contents(profile)
     assert "我在西安" in stored and "暴雨" not in stored and "新加坡" in stored
     assert "用户的名字是Kevin。" in stored and "来自Kevin" not in stored  # a name after 我是, not a hometown
+
+
+def test_the_end_of_the_old_job_told_with_the_new_one_is_history(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I'm a senior consultant at Deloitte and they make everything so formal lol")
+    clock.advance(timedelta(days=30))
+    say(profile, clock, "ok big news, I gave notice at Deloitte. starting at Stripe on March 2 as a solutions engineer")
+    assert "Deloitte" not in contents(profile) and "Stripe" in contents(profile)
+
+
+def test_joining_a_named_company_is_a_new_job(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我之前在 Google 做 data scientist，上周被 laid off 了，心情很复杂")
+    clock.advance(timedelta(days=40))
+    say(profile, clock, "offer 拿到了！！下周一 join Airbnb，还是 data scientist，做 pricing 方向")
+    assert "Google" not in contents(profile) and "Airbnb" in contents(profile)
+
+
+def test_a_place_the_user_said_they_left_does_not_replace_where_they_live(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "hi! I'm Wang Jiahui, just moved to Toronto from Vancouver for my master's at UofT, starting next week",
+        "thanks! 说实话有点紧张，Vancouver 住了六年，朋友都在那边")
+    assert "User lives in Toronto." in contents(profile) and "紧张" not in contents(profile, None)
+
+
+def test_asking_what_one_forgot_is_a_question(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "哦，对了原神到底是哪家公司做的来着")
+    assert contents(profile, None) == ""

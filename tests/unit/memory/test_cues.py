@@ -16,6 +16,12 @@ from assistant.memory.cues import asks_about_plans, asks_for_identifier, cue_slo
         ("can you suggest a workout routine for this week?", "user.health"),
         ("should I rent a car for the weekend?", "user.habit"),
         ("情人节给老婆准备点什么好", "user.family"),
+        ("过年回老家要带点啥特产回去比较好", "user.hometown"),
+        ("感冒发烧了 去诊所要注意啥", "user.allergy"),
+        ("下个月要搬家，怎么让家里的小动物适应新环境", "user.pet"),
+        ("双十一想买点数码产品，给点建议", "user.device"),
+        ("春节要开长途回老家，路上要注意点啥", "user.vehicle"),
+        ("I'm getting a 5k bonus next month, what should I do with it?", "user.finance"),
     ],
 )
 def test_a_question_points_at_the_memories_it_needs(query: str, slot: str) -> None:
