@@ -47,8 +47,8 @@ def test_the_source_link_opens_the_other_chat_at_that_message(qtbot: Any, window
     send(qtbot, window, "My cat Momo loves tuna.")
     first = window.chat.session_id
     source_id = window.chat.bubbles[0].message_id
-    for n in range(4):  # the source message is pushed above the first screen
-        send(qtbot, window, f"Let me tell you about my day, part {n}: " + "it rained. " * 40)
+    for n in range(8):  # the source message is pushed above the first screen (whatever the font)
+        send(qtbot, window, f"Let me tell you about my day, part {n}: " + "it rained. " * 80)
     qtbot.mouseClick(window.chat.sidebar.new_button, Qt.MouseButton.LeftButton)
     send(qtbot, window, "What should I buy for Momo?")
     second = window.chat.session_id
