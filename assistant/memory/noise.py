@@ -44,12 +44,15 @@ GREETING = re.compile(
     r"知道了|明白了|明白|懂了|收到|没问题|可以|对|对的|是的|不是|没事|算了|ok|OK|好叭|666|牛|厉害|太棒了|棒|不错)[\s!！。.,，~～?？]*(?:你|您|啦|了|呀|哈|喔|哦|嗯|啊|呢|哈哈|小助手|助手|(?i:mnemo))*[\s!！。.,，~～?？]*$"
 )
 THANKS = re.compile(r"(?i)^(?:thanks|thank you|thank u|thx|ty|much appreciated|appreciate)\b|^(?:谢谢|多谢|感谢|谢啦|谢了)")
+# Cries: alone they are a mood (MOOD); before a statement they are skipped (_INTERJECTION).
+_CRY_EN = "|".join(("ugh", "argh", "lol", "lmao", "haha+", "omg", "meh", "yay", "woo+", "phew"))
+_CRY_ZH = "|".join(("哈哈+", "呵呵+", "嘿嘿+", "笑死", "啊啊+", "唉+", "烦死", "气死", "累死", "困死", "饿死", "热死", "冷死"))
 MOOD = re.compile(
     r"(?i)^(?:ugh,?\s*|man,?\s*|omg,?\s*|today,?\s*|tonight,?\s*|right now,?\s*)?i(?:'m| am| feel| feel so| feel really)\s+(?:so\s+|really\s+|very\s+|kinda\s+|kind of\s+|a bit\s+|a little\s+|super\s+|pretty\s+|totally\s+)?"
     r"(?:tired|exhausted|sleepy|sad|bored|hungry|happy|angry|annoyed|stressed|anxious|grumpy|cranky|sick|down|upset|frustrated|excited|great|fine|good|okay|ok|meh|full|stuffed|cold|hot)\b"
     r"(?:\s+(?:today|tonight|right now|now|this morning|this week|lately))?[\s!.~]*$"
-    r"|^(?:ugh|argh|lol|lmao|haha+|omg|meh|yay|woo+|phew)\b"
-    r"|^(?:哈哈+|呵呵+|嘿嘿+|笑死|啊啊+|唉+|烦死|气死|累死|困死|饿死|热死|冷死)"
+    rf"|^(?:{_CRY_EN})\b"
+    rf"|^(?:{_CRY_ZH})"
     r"|^[\u4e00-\u9fff]{1,3}死(?:了|我了)?[\s!！~～。😭😤😂]*$"
     r"|^(?:今天|刚才|刚刚|现在|这会儿|今晚)?(?:我)?(?:好|真|太|超|有点|特别)(?:烦|累|困|无聊|郁闷|气|丧|崩溃|难受|开心|高兴|饿|冷|热)(?:啊|了|呀|死了)?"
     r"|^(?:说实话|说真的|其实)?(?:我)?(?:好|真|太|超|有点|特别)(?:紧张|慌|激动|兴奋)(?:啊|了|呀|死了)?[\s!！~～。.]*$"
@@ -70,7 +73,7 @@ SMALL_TALK = re.compile(
 # "so bored at work today", "super tired lately": a passing mood wherever it stands
 # A cry before a statement ("omg", "气死"), and the punctuation after it.
 _INTERJECTION = re.compile(
-    r"(?i)^(?:ugh|argh|lol|lmao|haha+|omg|meh|yay|woo+|phew|哈哈+|呵呵+|嘿嘿+|笑死|啊啊+|唉+|烦死|气死|累死|困死|饿死|热死|冷死)"
+    rf"(?i)^(?:{_CRY_EN}|{_CRY_ZH})"
     r"(?:了|我了)?(?:\b|(?<=[\u4e00-\u9fff]))[\s,，!！.。…~～😩😭😤😂🙃]*"
 )
 # What after a cry answers the assistant rather than tells anything: "meh idk none of those sound like me".
