@@ -546,6 +546,9 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             span = _named_before(text, start, key.kind)  # "is 583920174 a valid format for a passport number?"
         if span is None and key.value == "secret":
             span = _told_next(text, at, key.kind)  # "is my wifi password strong enough? it's X"
+        if span is None and key.value in ("id", "weak"):
+            # "do i need my insurance policy number for the follow up? its HX-4471-90832"
+            span = _told_next(text, at, key.kind, key)
         if span is None and key.kind == "recovery_code":
             for code in _listed_codes(text, at):  # the codes on the lines that follow the key
                 taken = code.end
@@ -566,6 +569,7 @@ _BEFORE_MAX = 48
 _ID_BEFORE = re.compile(r"(?<![0-9A-Za-z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{4,}[0-9A-Za-z](?![0-9A-Za-z])")
 # The value told right after a question about it: "…password strong enough? it's X", "…密码太简单了吧 是 X".
 _NEXT_MAX = 80
+_TOLD_NEAR = re.compile(r"[^\n。！？!?.;,，、]{0,8}?[ \t,，]+(?:就是|是|(?i:it['’]?s|its)(?![A-Za-z]))[ \t]*[:：]?[ \t]*")
 _TOLD = re.compile(r"[ \t]*(?:(?i:and[ \t]+)?(?i:it['’]?s|it[ \t]+is|its|mine[ \t]+is|that['’]?s)(?![A-Za-z])|就是|是)[ \t]*[:：]?[ \t]*")
 
 
@@ -581,13 +585,16 @@ def _named_before(text: str, key_start: int, kind: str) -> SensitiveSpan | None:
     return _span(kind, text, m.start(), m.end())
 
 
-def _told_next(text: str, at: int, kind: str) -> SensitiveSpan | None:
+def _told_next(text: str, at: int, kind: str, key: _Key | None = None) -> SensitiveSpan | None:
     brk = _SENTENCE_BREAK.search(text, at, min(len(text), at + _NEXT_MAX))
-    if brk is None:
-        return None
-    told = _TOLD.match(text, brk.end())
-    if told is None or told.end() == brk.end():
-        return None
+    told = None if brk is None else _TOLD.match(text, brk.end())
+    if told is None or told.end() == told.start():
+        # "工行那张卡的密码老忘 是830527": a few words on, after a pause, in the same sentence
+        told = _TOLD_NEAR.match(text, at)
+        if told is None:
+            return None
+    if key is not None:
+        return _identifier(text, told.end(), key, True)
     return _secret(text, told.end(), False, None, True, kind)
 
 

@@ -110,6 +110,10 @@ from tests.unit.memory.test_sensitive import kinds
         ("A1234567 is my passport number", [("passport", "A1234567")]),
         ("is my wifi password strong enough? it's tangerine-Otter-88", [("password", "tangerine-Otter-88")]),
         ("我的wifi密码太简单了吧？是 qwer1234", [("password", "qwer1234")]),
+        # …or a few words on, after a pause in the same sentence
+        ("工行那张卡的密码老忘 是830527 你帮我记着", [("password", "830527")]),
+        ("do i need my insurance policy number for the follow up? its HX-4471-90832 i think",
+         [("policy_number", "HX-4471-90832")]),
     ],
 )
 def test_named_values_are_found_with_exact_boundaries(text: str, expected: list[tuple[str, str]]) -> None:
@@ -130,6 +134,9 @@ def test_named_values_are_found_with_exact_boundaries(text: str, expected: list[
         "my account was suspended",
         "I'm 34",
         "我的密码忘了",
+        "密码老忘 是不是该换了",
+        "my insurance policy is fine, its the 2024 plan",
+        "我的医保卡丢了 是上周的事",
         "身份证丢了",
         "my passport expires in 2030",
         "I renewed my passport in 2019",
