@@ -30,6 +30,7 @@ _EN_MONTHS = {m: i for i, m in enumerate(
 _ZH_NUM = r"[0-9０-９零〇一二两三四五六七八九十]{1,3}"
 _EN_NUM = r"(?:\d{1,2}|a couple of|couple of|a few|few|several|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an?)"
 _EN_WD = r"(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rs|rsday|urday)?"
+_EN_FULL_WD = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _EN_MON = (
     r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
     r"(?:uary|ruary|ch|il|e|y|ust|t|tember|ober|ember|\.)?"
@@ -227,6 +228,11 @@ _FUTURE: list[Rule] = [
      lambda m, n: _month_day(n, None, m.group(2))),
     (re.compile(rf"(?i)\b(?:this|on|coming|this coming) {_EN_WD}\b"),
      lambda m, n: _span(n, _upcoming_weekday(n, _EN_WEEKDAYS[m.group(1).lower()]))),
+    # a weekday told bare, in full: "the recital is friday at 6pm", "moved it to saturday",
+    # "due tuesday" ("sat" and "sun" alone are words; "fridays" is a routine, see episodes.py)
+    (re.compile(rf"(?i)\b(?:is|are|'s|to|till|until|by|for|due|from)\s+{_EN_FULL_WD}\b(?!s)"
+                rf"|\b{_EN_FULL_WD}\s+(?=at\s+\d|\d{{1,2}}(?::\d\d)?\s*(?:am|pm)\b|(?:night|morning|afternoon|evening)\b)"),
+     lambda m, n: _span(n, _upcoming_weekday(n, _EN_WEEKDAYS[(m.group(1) or m.group(2)).lower()[:3]]))),
     (re.compile(r"(?i)\bnext week\b"), lambda m, n: _span(n, _weekday_in(n, 1, 0), _weekday_in(n, 1, 6))),
     (re.compile(r"(?i)\bend of next month\b"), lambda m, n: _month_end(n, 1)),
     (re.compile(r"(?i)\bend of (?:the|this) month\b"), lambda m, n: _month_end(n, 0)),

@@ -37,6 +37,11 @@ def days(r: tuple[datetime, datetime] | None) -> tuple[date, date] | None:
         ("tomorrow I have a dentist appointment", "2026-03-05", "2026-03-05"),
         ("next Wednesday I fly to Berlin", "2026-03-11", "2026-03-11"),
         ("this Friday we ship", "2026-03-06", "2026-03-06"),
+        # a weekday told bare, in full
+        ("the recital is friday at 6pm", "2026-03-06", "2026-03-06"),
+        ("they moved the game to saturday", "2026-03-07", "2026-03-07"),
+        ("report due monday", "2026-03-09", "2026-03-09"),
+        ("sunday morning we fly out", "2026-03-08", "2026-03-08"),
         ("the party is on March 5", "2026-03-05", "2026-03-05"),
         ("exam on 20th March", "2026-03-20", "2026-03-20"),
         ("in two weeks I start the new job", "2026-03-18", "2026-03-18"),
@@ -73,7 +78,8 @@ def test_future(text: str, first: str, last: str) -> None:
     assert got[0].tzinfo is TZ and got[0].hour == 0 and got[1].hour == 23
 
 
-@pytest.mark.parametrize("text", ["I live in Berlin", "我住3号楼", "我住 3-5号楼", "下班后吃饭", "", "monthly report", "may I ask", "5-6 people", "五一个人", "我51岁"])
+@pytest.mark.parametrize("text", ["I live in Berlin", "我住3号楼", "我住 3-5号楼", "下班后吃饭", "", "monthly report", "may I ask", "5-6 people", "五一个人", "我51岁",
+                                  "I sat down", "sun is out", "i swim fridays"])
 def test_future_none(text: str) -> None:
     assert future_date(text, NOW) is None
 
