@@ -32,7 +32,7 @@ _ZH_CUT = re.compile(
     r"|(?<=[\u4e00-\u9fff])(?=(?:而且|然后|但是|不过|可是|另外|还有就是|所以|因此|同时)[\u4e00-\u9fff])"
 )
 # In an English sentence, Chinese punctuation still ends a clause (mixed messages).
-_CJK_PUNCT_CUT = re.compile(r"[，、；：]+\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[\u4e00-\u9fff]|(?:I|I'm|My|We)\b)")
+_CJK_PUNCT_CUT = re.compile(r"[，、；：]+\s*|\s*,\s*(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s*,\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[\u4e00-\u9fff]|(?:I|I'm|My|We)\b)")
 # An English cut: a comma/semicolon/dash or "and/but/so/because" followed by a new subject.
 _EN_SUBJECT = r"(?:i|i'm|im|i've|i'll|i'd|my|we|we're|we've|our|me|he|she|they|he's|she's|they're|his|her|their)\b"
 # "I live in Duluth and work as a physical therapist": a second predicate of the same subject.
@@ -50,6 +50,15 @@ _EN_CUT = re.compile(
     r"|\s*:\s*(?=['\"“‘])"
     rf"|\s+(?:and|but|so|plus|because|cause|cuz|since|though|although|while|whereas)\s+(?={_EN_SUBJECT})"
     rf"|\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?={EN_PREDICATE})"
+    # "I'm allergic to shellfish, so if I ever ask for recipes keep that in mind": the condition
+    # after the comma is a clause of its own (and no statement), "ok did it, got an iPhone 15":
+    # what was got is one too
+    r"|(?i:\s*,\s*(?:so\s+|and\s+)?(?=if\s+(?:i|we|you)\b))"
+    r"|(?i:\s*,\s*(?:and\s+)?(?=(?:got|bought|grabbed|ordered|picked up|switched to|went with|signed up)\b))"
+    # "i feel kinda nauseous in the mornings, is that normal or should i call my doc": the
+    # question after the comma is asked, not told
+    r"|(?i:\s*,\s*(?:so\s+|and\s+|but\s+)?(?=(?:is (?:that|it|this|there)|are (?:there|they|those)|should (?:i|we)|do (?:i|you)|can (?:i|we)|"
+    r"what|how|why|which|any \w+ (?:ideas|tips|suggestions|recs))\b))"
     # ", so please …", ", anyway can you …": what follows is addressed to the assistant
     r"|(?i:\s*,\s*(?:so\s+|and\s+|but\s+|anyway\s+)?(?=(?:please|pls|can you|could you|would you|any (?:ideas|tips))\b))"
     # "sorry if I'm slow to reply, Biscuit (my beagle) keeps …": a name starts a new statement

@@ -60,7 +60,7 @@ MOOD = re.compile(
 REQUEST = re.compile(
     r"(?i)^(?:please\s+|pls\s+|plz\s+|hey,?\s+|ok,?\s+|okay,?\s+|so,?\s+|now,?\s+|then,?\s+|and\s+|also,?\s+)*(?:(?:can|could|would|will)\s+you\b|write|tell me|give me|show me|help me|translate|summari[sz]e|explain|make|create|generate|"
     r"find|search|look up|list|draft|compose|fix|calculate|convert|rewrite|check|recommend|suggest|describe|compare|book|set|open|play|send|remind me|let me know|"
-    r"any (?:ideas|tips|suggestions|recs|recommendations)|ideas for|what about|how about|i need (?:ideas|help|a|an|some)|i want (?:ideas|a list|you to)|i'd like (?:ideas|you to))\b"
+    r"any (?:[a-z]+\s+)?(?:ideas|tips|suggestions|recs|recommendations)|ideas for|what about|how about|i need (?:ideas|help|a|an|some)|i want (?:ideas|a list|you to)|i'd like (?:ideas|you to))\b"
     r"|^(?:想|我想|就是想)?(?:请|麻烦)?(?:你)?(?:帮我|帮忙|给我|替我|你能|你可以|能不能|可以帮|翻译|写一|写个|总结|解释|推荐|查一下|搜一下|算一下|讲个|说个|生成|画|来一|来个|讲讲|说说|介绍)"
 )
 # The user talking about the assistant, not about themself ("you're the best", "你真聪明").

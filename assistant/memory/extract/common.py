@@ -101,6 +101,10 @@ _ZH_QUESTION = re.compile(
     r"|(?:吃|干|做|买|穿|带|选|看|玩|去|说|写)啥|啥时候|咋办|咋样|咋回事|咋整|为啥|好不好|行不行|能不能|可不可以"
     # "原神到底是哪家公司做的来着": asking what the user has forgotten
     r"|(?:哪家|哪些|哪位|哪天|哪年|什么|啥|谁|几).{0,12}来着\s*$|到底是(?:哪|什么|谁|啥)"
+    # "有啥运动适合我", "要准备啥装备", "要不要在山上住一晚": asking the assistant
+    r"|有(?:啥|什么)[\u4e00-\u9fff]{0,6}?(?:适合|推荐|建议|好玩|好吃|注意|办法|讲究)|(?:注意|推荐|准备|带)(?:点)?(?:啥|什么)|^要不要"
+    # "有啥能点的", "我能吃点啥不会出事", "吃什么能缓解点", "我要提醒他啥"
+    r"|^(?:那|还)?有(?:啥|什么)(?!不|就|事)|(?:吃|喝|用|买|带|穿|做|点|玩|看)点(?:啥|什么)|(?:什么|啥)(?:能|可以|比较)|(?<!没)(?<!没有)(?:啥|什么)(?:呀|啊|呢)?\s*$"
 )
 
 
@@ -119,7 +123,7 @@ def is_question(s: Sentence) -> bool:
 
 
 _HYPOTHETICAL = re.compile(
-    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asked )(?<!sorry )(?<!mind )(?<!apologies )(?<!apologize )(?<!apologise )if|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
+    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asked )(?<!sorry )(?<!mind )(?<!apologies )(?<!apologize )(?<!apologise )if(?! (?:that|this) (?:matters|helps|makes a difference)| it matters| (?:that's|that is) (?:relevant|useful|helpful))|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
     r"|\bI (?:wish|would|'d)\b|\bI might\b|\bmaybe I\b|\bwould I\b"
     r"|如果|假如|要是|假设|万一|想象|倘若|如若|的话|假使|设想|说不定|也许我|可能会"
 )

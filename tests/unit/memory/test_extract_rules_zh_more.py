@@ -369,3 +369,19 @@ def test_a_latin_job_title_of_several_words_and_a_city_that_is_no_employer() -> 
 
 def test_what_a_company_does_is_not_the_users_job() -> None:
     assert "user.job" not in by_slot("我在一家做汽车零部件的公司")
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("有啥零食适合减脂期", True),
+        ("要带啥衣服", True),
+        ("要不要提前订票", True),
+        ("我在犹豫要不要换工作", False),  # considering is told, not asked
+        ("没啥好说的", False),
+    ],
+)
+def test_a_chinese_ask_for_advice_is_a_question(text: str, question: bool) -> None:
+    from assistant.memory.extract.common import Sentence, is_question
+
+    assert is_question(Sentence(text, 0, "zh")) is question
