@@ -57,6 +57,7 @@ log = logging.getLogger("mnemo.write")
 CandidateSource = Callable[[str, datetime], list[Candidate]]
 
 # A clause that goes on about someone the clause before it named: "他下个月结婚", "she's a lawyer".
+_USER_OWN = re.compile(r"(?i)^(?:i|i'm|i've|i am|my|user|user's|我|我们家?|用户)(?:\b|(?=[\u4e00-\u9fff]))")
 _REFERS_BACK = re.compile(
     r"(?:听说|据说|好像|结果|然后)?(?:他|她|(?i:ta)(?![a-z]))|(?i:(?:and\s+|apparently\s+|now\s+)?(?:he|she|they|his|her|their)(?:'s|'re)?\b)"
 )
@@ -261,9 +262,12 @@ class MemoryWriter:
         # What the same message said about the same part of life goes too ("我前男友叫李浩，
         # 他是律师": forgetting 李浩 forgets that he is a lawyer).
         # So does what it says next about them ("跟前任 Kevin 分手了，听说他下个月结婚": he is Kevin).
+        # The user's own statements beside it stay ("我住在新加坡，最近在追一个女生叫Sophie…":
+        # forgetting Sophie leaves where the user lives).
         topics = {m.topic for m in found.values() if m.topic}
         for memory in store.siblings(found.values()):
-            if memory.topic in topics or (found and _REFERS_BACK.match(memory.content)):
+            own = _USER_OWN.match(memory.content) is not None and not about_someone_else(memory.content)
+            if not own and (memory.topic in topics or (found and _REFERS_BACK.match(memory.content))):
                 found.setdefault(memory.id, memory)
         # A fact and the episode it was distilled from go together.
         linked = store.linked([m.id for m in found.values()])
