@@ -89,6 +89,8 @@ DURABLE = re.compile(
     r"(?i)\b(?:always|never|usually|every|each|since|years?|allergic|vegetarian|vegan|live|lives|work|works|born|married|diagnosed|own|owns|"
     r"my (?:wife|husband|son|daughter|kids?|partner|dog|cat|mom|dad|job|boss|company)|next (?:week|month|year))\b"
     r"|总是|从不|从来|每天|每周|每年|一直|常年|多年|过敏|吃素|住在|工作|上班|结婚|生日|下个月|下周|明年|我(?:的)?(?:女儿|儿子|老婆|老公|猫|狗)"
+    # an age lasts the year: "她五岁了", "he just turned 7", "my son is 4 years old"
+    r"|(?<![\d.])[一二两三四五六七八九十\d]{1,3}岁(?!月)|(?i:\b\d{1,3}\s*(?:years? old|yo)\b|\bturned \d{1,3}\b)"
 )
 # "这句英语语法对吗 I has finished it": a question particle before a quoted bit.
 # How a message that tells of the day opens: "what a day", "today was so long", "今天开会开了一下午".

@@ -71,7 +71,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.job", True, _rx(
         r"work|works|working|worked|job|jobs|career|employer|company|hired|joined|quit|resigned|laid off|fired|promoted|"
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|dev|devs|"
-        r"tech lead|team lead|promotion|first (?:week|day|month) at|join(?:ing)?\s+(?-i:[A-Z])\w*|(?:got|accepted|signed) (?:the|an|my) offer|offer from|job offer|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|switched to (?:days|nights|day shifts?|night shifts?)|day shifts?|night shifts?|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
+        r"tech lead|team lead|promotion|first (?:week|day|month) at|start(?:ing|s|ed)?\s+(?:at|with)\s+(?-i:[A-Z])\w*|new (?:job|role|gig|position)|offboard(?:ed|ing)?|onboarding|join(?:ing)?\s+(?-i:[A-Z])\w*|(?:got|accepted|signed) (?:the|an|my) offer|offer from|job offer|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|switched to (?:days|nights|day shifts?|night shifts?)|day shifts?|night shifts?|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
         r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency",
         r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
         r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|(?<![回过])去[^\s，,。]{1,10}(?:做|当)(?!饭|菜|作业|手术|检查|体检|客|东西|头发|指甲|美甲|按摩|义工|志愿)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
@@ -86,13 +86,14 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.health", False, _rx(
         r"diabet\w*|asthma|adhd|anxiety|depression|migraines?|pregnan\w*|surgery|injur\w*|blood pressure|cholesterol|medication|meds|"
         r"prescribed|diagnosed|chronic|therapy|physio|insulin|inhaler|knee|back pain|arthritis|eczema|insomnia|tore my|broke my|sprained|"
-        r"doctor said|doc(?=\s+(?:switched|put|prescribed|changed|upped|lowered))|side effects?|nause\w*|gym|work out|workout|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist|gout|an(?:a)?emi[ac]|thyroid|epilep\w*|heart condition|pcos|ibs|kidney stones?",
+        r"doctor said|doc(?=\s+(?:switched|put|prescribed|changed|upped|lowered|bumped|increased|raised|reduced))|dose|dosage|\d+\s?mg|side effects?|nause\w*|gym|work out|workout|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist|gout|an(?:a)?emi[ac]|thyroid|epilep\w*|heart condition|pcos|ibs|kidney stones?",
         r"糖尿病|哮喘|高血压|血压|胃炎|胃病|抑郁|焦虑|失眠|怀孕|孕|手术|受伤|骨折|扭伤|吃药|药|医生说|看医生|看心理医生|心理医生|看病|住院|出院|肺炎|发烧|感冒|诊断|慢性|过敏性|腰|膝盖|颈椎|体重|减重|"
         r"健身|跑步|马拉松|瑜伽|游泳|骑行|锻炼|减肥|体检|痛风|贫血|甲亢|甲减|心脏病|癫痫|偏头痛|湿疹|鼻炎|痔疮|多囊|胆结石|肾结石")),
     Topic("user.pet", False, _rx(
         r"dog|dogs|puppy|cat|cats|kitten|pet|pets|rabbit|bunny|hamster|parrot|fish tank|goldfish|turtle|tortoise|guinea pig|"
         r"retriever|labrador|terrier|poodle|corgi|husky|beagle|shiba|dachshund|pug|collie|spaniel|tabby|vet|walkies|"
-        r"scratching post|litter box|litter tray|kibble|leash|chew toy|fur baby|the fish (?:get|need|are) fed|feed the fish",
+        r"scratching post|litter box|litter tray|kibble|leash|chew toy|fur baby|the fish (?:get|need|are) fed|feed the fish|"
+        r"chewed (?:up|through)|barking|barked|meowing|purring|peed on|neutered|spayed|groomer",
         r"(?<!单身)狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医|猫砂|猫抓板|狗绳|牵引绳")),
     Topic("user.family", False, _rx(
         r"wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|toddler|mom|mum|mother|dad|father|parents|sister|brother|"
@@ -122,7 +123,7 @@ TOPICS: tuple[Topic, ...] = (
         r"手机|苹果\d|华为Mate|华为P|小米\d|安卓"),
         names=re.compile(r"\b(?:iPhone|Pixel|Galaxy S\d*|OnePlus|Xiaomi|Huawei|Redmi)\b|iPhone")),
     Topic("user.device.computer", True, _rx(
-        r"laptop|macbook|thinkpad|pc|desktop|computer|chromebook|surface",
+        r"laptop|macbook|thinkpad|pc|desktop|computer|chromebook|surface|linux|ubuntu|fedora|windows 1\d",
         r"电脑|笔记本|台式机"),
         names=re.compile(r"\b(?:MacBook(?: Air| Pro)?|ThinkPad|Chromebook|Surface (?:Pro|Laptop)|XPS|iMac|Mac mini)\b|MacBook|ThinkPad")),
     Topic("user.school", True, _rx(
@@ -344,6 +345,8 @@ class TopicClassifier:
         if about_someone_else(clause):
             return _whose(clause)
         cued = cue_topics(clause)
+        if len(cued) > 1 and BY_SLOT["user.city"] in cued and _MOVED_TO.search(clause):
+            return BY_SLOT["user.city"]  # "relocated to Berlin for a new role": a move first
         lang = script(clause)
         found = self._prototypes().get(lang) if vector is not None else None
         if vector is None or found is None or found[2] < self.min_skill:
@@ -361,6 +364,9 @@ class TopicClassifier:
         if top >= self.floor and top - best[ranked[1].slot] >= self.margin:
             return ranked[0]
         return None
+
+
+_MOVED_TO = re.compile(r"(?i)\b(?:moved|relocated|relocating|moving)\s+(?:back\s+)?to\s+(?-i:[A-Z])|搬到|搬去|搬回")
 
 
 def _longest_cue(clause: str, cued: list[Topic]) -> Topic | None:

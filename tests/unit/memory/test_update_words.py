@@ -58,7 +58,16 @@ def test_a_state_said_to_last_a_while(text: str, days: int | None) -> None:
         ("I GOT THE OFFER FROM KESSELWERK", "user.job"),  # shouted: capitals name nothing
         ("Fender Player Strat in 3-tone sunburst, sold the old one to my nephew", "user.device.instrument"),
         ("Biscuit has decided the case is his personal scratching post", "user.pet"),
+        ("Pickle chewed up the remote again", "user.pet"),
+        ("starting at Monzo on the 3rd", "user.job"),
+        ("doc upped my dose to 40mg", "user.health"),
     ],
 )
 def test_cue_words_put_a_clause_in_its_part_of_life(clause: str, slot: str) -> None:
     assert slot in [t.slot for t in cue_topics(clause)]
+
+
+def test_a_move_and_a_new_role_in_one_clause_is_a_move() -> None:
+    from assistant.memory.topics import TopicClassifier
+
+    assert TopicClassifier(None).classify("relocated to Munich for a new role", None).slot == "user.city"  # type: ignore[arg-type,union-attr]
