@@ -89,6 +89,12 @@ _HABIT = re.compile(
     # "pottery classes on wednesday nights", "I swim on Tuesdays": a weekday in the plural is a routine
     r"|(?i:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s|\s+(?:nights|mornings|evenings|afternoons))\b)"
 )
+# Something moved to another day ("moved the recital to saturday", "婚礼改到五一"), not the user
+# moving home ("I moved to Lisbon on March 3").
+_MOVED_A_DAY = re.compile(
+    r"(?i)\b(?:bumped|moved|rescheduled|postponed|pushed(?: back)?|brought forward|shifted|changed)\s+(?!to\b)[^.!?]{1,40}?\b(?:to|until|till)\b"
+    r"|改(?:到|在)|推迟到|延期到|提前到|挪到|延到"
+)
 _AHEAD = re.compile(
     r"(?i)\b(?:will|'ll|going to|gonna|next|upcoming|plan(?:ning)?|tomorrow|due|booked|need to|have to|got an?)\b"
     r"|要(?!是)|准备|打算|计划|下个?(?:月|周|星期|礼拜|年)|明天|后天"
@@ -98,7 +104,8 @@ _AHEAD = re.compile(
 def _ahead(body: str, now: datetime) -> Span | None:
     """The day or days ahead a clause names, if it speaks of what is to come ("今天开会开了一下午"
     tells of today, "今晚要去看演唱会" of what is to come)."""
-    if (_PAST.search(body) and not _AHEAD.search(body)) or _HABIT.search(body):
+    # "they moved the recital to saturday": moved, but to a day ahead
+    if (_PAST.search(body) and not _AHEAD.search(body) and not _MOVED_A_DAY.search(body)) or _HABIT.search(body):
         return None
     span = future_date(body, now) or (month_span(body, now) if PLAN_WORDS.search(body) else None)
     if span is not None and span[1].date() <= now.date() and not _AHEAD.search(body):
@@ -106,7 +113,7 @@ def _ahead(body: str, now: datetime) -> Span | None:
     return span
 
 
-def _dated(body: str, span: Span | None) -> str:
+def dated(body: str, span: Span | None) -> str:
     """The body with the day it names ahead written out ("（2026-04-22）")."""
     if span is None:
         return body
@@ -293,8 +300,10 @@ class EpisodeCapture:
             own = span is not None
             if span is not None:
                 spans.setdefault(clause.sentence, span)
-                if topic is None:
-                    topic = BY_SLOT["user.plan"]  # a day ahead makes it a plan ("这周六要考科目二了")
+                if topic is None or (topic.slot == "user.city" and _MOVED_A_DAY.search(body)):
+                    # a day ahead makes it a plan ("这周六要考科目二了"); "moved the recital to
+                    # saturday" moves a day, not a home
+                    topic = BY_SLOT["user.plan"]
             elif implied or _AHEAD.search(body):  # "… on 13 June, and I'm best man, I'll need speech help"
                 span = spans.get(clause.sentence)
             # where the user is counts as what the clause is about ("对了我在西安，这边今天大暴雨",
@@ -332,7 +341,7 @@ class EpisodeCapture:
         return out
 
     def _candidate(self, episode: Episode, now: datetime, explicit: bool) -> Candidate:
-        content = _dated(episode.body.strip(), episode.span)
+        content = dated(episode.body.strip(), episode.span)
         start, end = episode.span or (None, None)
         topic = episode.topic
         category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
@@ -371,4 +380,4 @@ class EpisodeCapture:
         return candidate
 
 
-__all__ = ["MAX_EPISODE_CHARS", "Episode", "EpisodeCapture"]
+__all__ = ["MAX_EPISODE_CHARS", "Episode", "EpisodeCapture", "dated"]

@@ -13,12 +13,15 @@ episode goes with it: when the fact is superseded, so is the episode it was dist
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection
+from datetime import timedelta, tzinfo
 
 import numpy as np
 
-from assistant.clock import to_ts
+from assistant.clock import from_ts, to_ts
+from assistant.memory.episodes import dated
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
@@ -87,6 +90,14 @@ _TRAVEL = re.compile(r"(?i)\b(?:trip|fly|flying|flight|travel|hotel|airbnb|holid
                      r"|旅|飞|机票|酒店|民宿|去[\u4e00-\u9fff]{2,4}玩")
 
 
+# A plan made in place of another: "黄山不去了…改成在家打麻将了", "我们改去丽江了，时间不变",
+# "we're doing Lisbon instead".
+_INSTEAD = re.compile(r"(?i)\binstead\b|\brather than\b|改去|改成|改为|换成|换去|转去")
+_REDIRECTED = re.compile(r"(?i)\b(?:going|heading|flying|driving|off) to\b[^.!?]{0,30}\binstead\b|改去|换去|转去|改成去|换成去")
+# The days of one trip: "4月30号出发" and "五一…去大理玩" are the same plan.
+_ONE_TRIP_DAYS = 7 * 86400
+
+
 # What an injury or an illness stops the user doing, while it lasts.
 _RESTRICTION = re.compile(
     r"(?i)\b(?:no (?:running|lifting|sport|sports|gym|exercise|training|swimming|cycling|climbing)|can't|cannot|not allowed|avoid|off (?:work|sport|running)|"
@@ -97,6 +108,9 @@ _MEDICATION_SWITCH = re.compile(
     r"(?i)\b(?:switched|changed|moved|put)\s+(?:me\s+)?(?:from\s+\S+\s+)?(?:to|onto|on)\s+(?:a\s+new\s+)?\w+"
     r"(?=[^.!?]{0,40}\b(?:instead|meds?|medication|pills?|tablets?|dose|prescription|mg)\b)"
     r"|\b(?:new|different)\s+(?:meds|medication|prescription|pills)\b|\bchanged\s+my\s+(?:meds|medication|prescription)\b"
+    # a dose changed: "doc bumped my sertraline up to 100", "upped my dose to 20mg", "药量加到两片"
+    r"|\b(?:bumped|upped|increased|raised|lowered|reduced|dropped|cut|tapered)\s+(?:me\s+)?(?:my\s+|the\s+)?(?:[a-z]+\s+){0,2}(?:up\s+|down\s+)?(?:to|from)\s+\d"
+    r"|(?:药量|剂量|用量)(?:又)?(?:加|减|增|降)(?:到|成|了)|(?:加|减)(?:到|成)了?[一两二三四五六七八九十\d]+(?:片|粒|毫克|mg)"
     r"|换药|换了(?:个|种)?药|换成了?[\u4e00-\u9fff]{0,6}(?:药|片)|改(?:吃|用)了?[\u4e00-\u9fff]{0,6}(?:药|片)|停了[\u4e00-\u9fff]{0,6}(?:药|片)"
 )
 _MEDICATION = re.compile(
@@ -118,6 +132,21 @@ _NOT_PET_NAMES = frozenset({"my", "our", "the", "a", "an", "him", "her", "them",
                             "aunt", "friend", "neighbour", "neighbor", "husband", "wife", "brother", "sister", "son", "daughter"})
 
 
+def _on_the_day_of(candidate: Candidate, plans: list[Memory], tz: tzinfo | None) -> Candidate:
+    """`candidate`, a plan made instead of `plans`, on their day (when they name one trip's days)."""
+    days = [m.event_at for m in plans if m.category is Category.GOAL and m.event_at is not None]
+    if not days or max(days) - min(days) > _ONE_TRIP_DAYS:
+        return candidate
+    start = from_ts(min(days), tz)
+    ends = [m.expires_at for m in plans if m.category is Category.GOAL and m.expires_at is not None]
+    end = from_ts(max(ends), tz) - timedelta(days=1) if ends else start
+    end = max(end, start)
+    return dataclasses.replace(
+        candidate, event_at=start, expires_at=end + timedelta(days=1), category=Category.GOAL,
+        content=dated(candidate.content, (start, end)), topic=candidate.topic or "user.plan",
+    )
+
+
 def _pets_gone(text: str) -> set[str]:
     """The names of the pets `text` says have died, casefolded."""
     found = {g.casefold() for m in _PET_GONE.finditer(text) for g in m.groups() if g}
@@ -136,6 +165,9 @@ class UpdateDecision:
 
     def __init__(self, service: MemoryService) -> None:
         self.service = service
+        # the plans the message being written called off, by its time: what a later clause
+        # "改成…" makes instead is on their day
+        self._called_off: tuple[float | None, list[Memory]] = (None, [])
 
     def decide(
         self,
@@ -171,7 +203,15 @@ class UpdateDecision:
         if topic is not None and not topic.single and ENDED.search(said):
             replaced += self._ended_in_topic(topic, said, taken())
         if ENDED.search(said) and not TENTATIVE.search(said):
-            replaced += self._plans_called_off(said, at, taken())
+            off = self._plans_called_off(said, at, taken())
+            replaced += off
+            if off:
+                self._called_off = (at, off)
+        if candidate.event_at is None and candidate.kind is Kind.EPISODIC and _INSTEAD.search(said) and not TENTATIVE.search(said):
+            instead_of = self._instead_of(said, at, taken())
+            if instead_of:
+                replaced += [m for m in instead_of if m.status is Status.ACTIVE]
+                candidate = _on_the_day_of(candidate, instead_of, turn.at.tzinfo if turn is not None and turn.at is not None else None)
         if SINGLE.search(said):
             replaced += self._former_partners(at, taken())
         if topic is not None and topic.slot == "user.health" and RECOVERED.search(said):
@@ -313,6 +353,24 @@ class UpdateDecision:
             return named  # which of several trips? nothing more is ended on a guess
         taken.update(m.id for m in trips or ahead)
         return named + (trips or ahead)
+
+    def _instead_of(self, said: str, at: float, taken: set[int]) -> list[Memory]:
+        """The plan a statement of what is done instead replaces: the one the same message
+        called off ("黄山不去了，…改成在家打麻将了"), else, for a trip sent elsewhere ("我们改去
+        丽江了"), the one trip ahead."""
+        when, off = self._called_off
+        if when == at:
+            return off
+        if not _REDIRECTED.search(said):
+            return []
+        ahead = [m for m in self.service.store.upcoming(at, at + 400 * 86400, limit=30)
+                 if m.id not in taken and m.created_at < at and m.category is Category.GOAL and m.event_at is not None]
+        trips = [m for m in ahead if _TRAVEL.search(m.content)]
+        days = [m.event_at for m in trips if m.event_at is not None]
+        if not days or max(days) - min(days) > _ONE_TRIP_DAYS:
+            return []  # which of several trips? nothing is replaced on a guess
+        taken.update(m.id for m in trips)
+        return trips
 
     def _rescheduled(self, message: str, new_day: float, at: float, taken: set[int]) -> list[Memory]:
         """"they bumped me to the 19th": the plan the message is about moves, the old day goes."""

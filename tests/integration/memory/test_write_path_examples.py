@@ -493,3 +493,76 @@ def test_a_place_the_user_said_they_left_does_not_replace_where_they_live(profil
 def test_asking_what_one_forgot_is_a_question(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "哦，对了原神到底是哪家公司做的来着")
     assert contents(profile, None) == ""
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "new", "old"),
+    [
+        # an event moved to a weekday told bare
+        ("my son's school play is thursday at 7pm, i'm doing the costumes", "heads up, the school moved the play to saturday at 3pm",
+         "saturday", "thursday at 7pm"),
+        # a dose changed
+        ("started lisinopril 10mg for my blood pressure last month", "my doctor upped my lisinopril to 20 since my readings are still high",
+         "to 20", "10mg"),
+    ],
+)
+def test_a_change_replaces_the_old_value(profile: Profile, clock: ManualClock, first: str, then: str, new: str, old: str) -> None:
+    say(profile, clock, first)
+    clock.advance(timedelta(days=1))
+    say(profile, clock, then)
+    active = contents(profile)
+    assert new in active and old not in active
+    assert old in contents(profile, Status.SUPERSEDED)
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "new", "old"),
+    [
+        ("下周日约了阿强去钓鱼，要带啥鱼竿", "钓鱼不去了，要下暴雨，改成在家包饺子了", "包饺子", "约了阿强去钓鱼"),
+        ("国庆打算和老婆去青岛玩，10月2号出发", "青岛那边酒店太贵了，我们改去烟台了，日期不变", "烟台", "去青岛玩"),
+    ],
+)
+def test_a_plan_made_instead_of_another_takes_its_day(
+    profile: Profile, clock: ManualClock, first: str, then: str, new: str, old: str
+) -> None:
+    clock.set(clock.now().replace(month=9, day=1))
+    say(profile, clock, first)
+    clock.advance(timedelta(days=2))
+    say(profile, clock, then)
+    plans = [m for m in profile.store.list(status=Status.ACTIVE, limit=50) if new in m.content]
+    assert plans and plans[0].category.value == "goal" and plans[0].event_at is not None
+    assert old not in contents(profile)
+
+
+def test_a_new_job_in_a_code_switched_message_replaces_the_old_employer(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我在美团做 search infra 三年了")
+    clock.advance(timedelta(days=40))
+    say(profile, clock, "last day 了 🎉 下周一 start at Grab, 做 maps 相关的, 帮我写个自我介绍")
+    active = contents(profile)
+    assert "Grab" in active and "美团" not in active and "帮我写" not in active
+
+
+def test_forgetting_a_person_keeps_the_users_own_statements_beside_them(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我住在厦门，最近认识了一个男生叫Tom，他在银行上班")
+    clock.advance(timedelta(days=3))
+    say(profile, clock, "forget everything about Tom 吧")
+    left = contents(profile, None)
+    assert "Tom" not in left and "银行" not in left
+    assert "厦门" in contents(profile)
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "not_kept"),
+    [
+        ("huh. ok fyi I'm allergic to kiwi, so if I ever ask for smoothie recipes keep that in mind", "kiwi", "if I ever ask"),
+        ("my router is a Netgear Nighthawk if that matters", "Nighthawk", None),
+        ("been on 20mg of prozac since spring, is that a normal dose or should i ask my gp", "prozac", "normal dose"),
+    ],
+)
+def test_what_is_told_beside_a_condition_or_a_question_is_kept(
+    profile: Profile, clock: ManualClock, message: str, kept: str, not_kept: str | None
+) -> None:
+    say(profile, clock, message)
+    stored = contents(profile, None)
+    assert kept in stored
+    assert not_kept is None or not_kept not in stored
