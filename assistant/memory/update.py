@@ -93,7 +93,8 @@ _TRAVEL = re.compile(r"(?i)\b(?:trip|fly|flying|flight|travel|hotel|airbnb|holid
 # A plan made in place of another: "黄山不去了…改成在家打麻将了", "我们改去丽江了，时间不变",
 # "we're doing Lisbon instead".
 _INSTEAD = re.compile(r"(?i)\binstead\b|\brather than\b|改去|改成|改为|换成|换去|转去")
-_REDIRECTED = re.compile(r"(?i)\b(?:going|heading|flying|driving|off) to\b[^.!?]{0,30}\binstead\b|改去|换去|转去|改成去|换成去")
+# a trip sent to another place: "we're going to Porto instead" (not "going to take the train instead")
+_REDIRECTED = re.compile(r"(?i)\b(?:going|heading|flying|driving|off) to (?-i:[A-Z])[\w'-]*[^.!?]{0,20}\binstead\b|改去|换去|转去|改成去|换成去")
 # The days of one trip: "4月30号出发" and "五一…去大理玩" are the same plan.
 _ONE_TRIP_DAYS = 7 * 86400
 
@@ -208,9 +209,9 @@ class UpdateDecision:
             if off:
                 self._called_off = (at, off)
         if candidate.event_at is None and candidate.kind is Kind.EPISODIC and _INSTEAD.search(said) and not TENTATIVE.search(said):
-            instead_of = self._instead_of(said, at, taken())
+            instead_of, ended_already = self._instead_of(said, at, taken())
             if instead_of:
-                replaced += [m for m in instead_of if m.status is Status.ACTIVE]
+                replaced += [] if ended_already else instead_of
                 candidate = _on_the_day_of(candidate, instead_of, turn.at.tzinfo if turn is not None and turn.at is not None else None)
         if SINGLE.search(said):
             replaced += self._former_partners(at, taken())
@@ -354,23 +355,23 @@ class UpdateDecision:
         taken.update(m.id for m in trips or ahead)
         return named + (trips or ahead)
 
-    def _instead_of(self, said: str, at: float, taken: set[int]) -> list[Memory]:
-        """The plan a statement of what is done instead replaces: the one the same message
-        called off ("黄山不去了，…改成在家打麻将了"), else, for a trip sent elsewhere ("我们改去
-        丽江了"), the one trip ahead."""
+    def _instead_of(self, said: str, at: float, taken: set[int]) -> tuple[list[Memory], bool]:
+        """The plan a statement of what is done instead replaces, and whether it is already
+        replaced: the one the same message called off ("黄山不去了，…改成在家打麻将了"), else, for
+        a trip sent elsewhere ("我们改去丽江了"), the one trip ahead."""
         when, off = self._called_off
         if when == at:
-            return off
+            return off, True
         if not _REDIRECTED.search(said):
-            return []
+            return [], False
         ahead = [m for m in self.service.store.upcoming(at, at + 400 * 86400, limit=30)
                  if m.id not in taken and m.created_at < at and m.category is Category.GOAL and m.event_at is not None]
         trips = [m for m in ahead if _TRAVEL.search(m.content)]
         days = [m.event_at for m in trips if m.event_at is not None]
         if not days or max(days) - min(days) > _ONE_TRIP_DAYS:
-            return []  # which of several trips? nothing is replaced on a guess
+            return [], False  # which of several trips? nothing is replaced on a guess
         taken.update(m.id for m in trips)
-        return trips
+        return trips, False
 
     def _rescheduled(self, message: str, new_day: float, at: float, taken: set[int]) -> list[Memory]:
         """"they bumped me to the 19th": the plan the message is about moves, the old day goes."""

@@ -566,3 +566,10 @@ def test_what_is_told_beside_a_condition_or_a_question_is_kept(
     stored = contents(profile, None)
     assert kept in stored
     assert not_kept is None or not_kept not in stored
+
+
+def test_another_way_to_travel_leaves_the_trip(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "flying to Rome next friday for my cousin's wedding")
+    clock.advance(timedelta(days=2))
+    say(profile, clock, "actually i'm going to take the train instead, flights are crazy expensive")
+    assert "Rome" in contents(profile)
