@@ -45,7 +45,7 @@ _ZH_REQUEST = (
     # 把…忘了 / 将…删掉
     re.compile(rf"(?:^|[，,\s])(?:请|麻烦|你)?(?:帮我|给我)?(?:就)?(?:把|将)(?P<target>.{{1,40}}?)(?:都|全|全部|统统|通通|一起|全都)?(?:给)?(?:{_ZH_VERB})(?:掉|了|吧|哈|啊|呗|好吗|可以吗|行吗|\s)*$"),
     # X那事别记了 / X的事忘了吧
-    re.compile(r"^(?P<target>.{1,30}?)(?:那事|那件事|这事|这件事|的事|的事情|那条|这条|那个|的那些|相关的|有关的)(?:你)?(?:就)?(?:都|全)?(?:别|不要|不用)?(?:再)?(?:记着|记住|记得|记|存|提|忘了|忘掉|删了|删掉)(?:了|吧|啦|哈)*$"),
+    re.compile(r"^(?P<target>.{1,30}?)(?:那个事|这个事|那事|那件事|这事|这件事|的事|的事情|那条|这条|那个|的那些|相关的|有关的)(?:你)?(?:就)?(?:都|全)?(?:别|不要|不用)?(?:再)?(?:记着|记住|记得|记|存|提|忘了|忘掉|删了|删掉)(?:了|吧|啦|哈)*$"),
     # 以后别再提X了 / 不要再记着X / 别记X
     re.compile(r"(?:以后|今后|从今往后|从现在起)?(?:你)?(?:就)?(?:别|不要|不用|不许|甭|(?<![我你他她])不想(?:让你|你)?)(?:再)?(?:跟我|和我|对我)?\s*(?:提|提起|提到|说起|记着|记住|记得|记|存|留着|保存|问|(?i:bring up|mention))(?:起|到)?\s*(?P<target>.{1,40}?)(?:了|啦|吧|哈|啊|的事|的事情|好吗|好不好|行吗|可以吗|\s)*$"),
     # 之前说的X那个……当我没说过 / X就当没说
@@ -55,6 +55,8 @@ _ZH_REQUEST = (
     # the target first and the verb bare: "旧号码你忘了吧", "那个地址就删了吧" (the asking particle
     # makes it a request; "钥匙忘了" is what the user forgot)
     re.compile(r"^(?![我你他她])(?!.*(?:是不是|是否|有没有|会不会))(?P<target>[^，,。！!？?]{1,30}?)(?:你|就|都|也|给我)*(?:忘了|忘掉|忘记|删了|删掉|别记了|不用记了)(?:吧|好吗|呗|啦)+$"),
+    # "不太想留着": the wish alone, its target told beside it ("刚才吃药那个事你别记了 删掉吧 不太想留着")
+    re.compile(r"^(?P<target>)(?:我)?(?:不太|不|不是很)想(?:让你)?(?:留着|记着|存着|被记住)(?:了|吧|啦)*$"),
     # code-switched, the target first: "之前说的 salary 数字 forget it 吧"
     re.compile(r"^(?![我你他她])(?P<target>.{1,30}?)\s*(?i:forget|delete|erase|remove)\s+(?i:it|that|this|them)\b(?:\s*(?:吧|了|啊|哈|呗|好吗|ok|okay|please|pls))*$"),
 )
@@ -182,4 +184,6 @@ def implied_target(message: str) -> str:
     m = _THING.search(message)
     if m is None:
         return ""
-    return clean(m.group("what") or m.group("zh") or "")
+    if m.group("zh"):
+        return _zh_target(m.group("zh"))  # "刚才吃药那个事" → 吃药
+    return clean(m.group("what") or "")

@@ -259,6 +259,13 @@ class MemoryWriter:
                 match = " OR ".join(f'"{stem}"*' for stem in stems)
                 for memory in store.get_many([i for i, _ in store.keyword_search(match, limit)]).values():
                     found.setdefault(memory.id, memory)
+            # "吃药那个事" covers "我在吃避孕药": a short Chinese target with a few characters between
+            if re.fullmatch(r"[\u4e00-\u9fff]{2,6}", target):
+                gapped = re.compile(".{0,3}".join(target))
+                offset = 0
+                while page := store.list(status=Status.ACTIVE, limit=1000, offset=offset, order="id ASC"):
+                    found.update((m.id, m) for m in page if m.id not in found and gapped.search(m.content))
+                    offset += len(page)
         # What the same message said about the same part of life goes too ("我前男友叫李浩，
         # 他是律师": forgetting 李浩 forgets that he is a lawyer).
         # So does what it says next about them ("跟前任 Kevin 分手了，听说他下个月结婚": he is Kevin).

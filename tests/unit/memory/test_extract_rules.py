@@ -291,7 +291,8 @@ def test_an_identifier_inside_a_question_or_reported_speech_is_kept() -> None:
 
 @pytest.mark.parametrize(
     ("text", "target"),
-    [("旧号码你忘了吧", "旧号码"), ("那个地址就删了吧", "那个地址"), ("钥匙忘了", None), ("我忘了吧", None), ("号码是不是忘了吧", None)],
+    [("旧号码你忘了吧", "旧号码"), ("那个地址就删了吧", "那个地址"), ("钥匙忘了", None), ("我忘了吧", None), ("号码是不是忘了吧", None),
+     ("刚才吃药那个事你别记了", "吃药"), ("不太想留着", ""), ("我不想留着这张照片", None)],
 )
 def test_a_bare_verb_after_the_target_asks_to_forget(text: str, target: str | None) -> None:
     from assistant.memory.forget_request import find_forget_request
