@@ -76,9 +76,9 @@ TOPICS: tuple[Topic, ...] = (
         r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
         r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|(?<![回过])去[^\s，,。]{1,10}(?:做|当)(?!饭|菜|作业|手术|检查|体检|客|东西|头发|指甲|美甲|按摩|义工|志愿)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
-        r"vegetarian|vegan|pescatarian|halal|kosher|keto|gluten[- ]free|plant[- ]based|eat(?:ing)? (?:meat|pork|beef|fish|chicken|dairy|eggs)|diet|carnivore|meat lover|"
+        r"vegetarian|vegan|pescatarian|halal|kosher|keto|(?:intermittent )?fasting|16:8|gluten[- ]free|plant[- ]based|eat(?:ing)? (?:meat|pork|beef|fish|chicken|dairy|eggs)|diet|carnivore|meat lover|"
         r"don't eat|do not eat|can't eat|cannot eat|can't stand|calories|carbs",
-        r"吃素|素食|纯素|清真|不吃肉|不吃猪肉|不吃牛肉|吃肉|肉食|无肉不欢|忌口|控糖|低碳|戒糖|碳水|生酮|减脂|饮食|(?:不|没法|不能)吃(?!饭)|吃不了|口味|不吃主食|少油|少盐|大卡"),
+        r"吃素|素食|纯素|清真|不吃肉|不吃猪肉|不吃牛肉|吃肉|肉食|无肉不欢|忌口|控糖|低碳|戒糖|碳水|轻断食|断食|生酮|减脂|饮食|(?:不|没法|不能)吃(?!饭)|吃不了|口味|不吃主食|少油|少盐|大卡"),
         changes_only=True),
     Topic("user.allergy", False, _rx(
         r"allergic|allergy|allergies|intolerant|intolerance|celiac|coeliac|anaphyla\w*|epipen",
@@ -174,18 +174,20 @@ def _is_cue(text: str, match: re.Match[str]) -> bool:
 
 
 # Words that start a clause describing a change of something said before.
+# "不搞 fasting 了": a stop told of a thing named in another script
+_STOPPED_MIXED = r"不(?:搞|做|弄|练|玩|学|用|吃|喝)\s?[A-Za-z][\w:\- ]{1,25}?\s?了$"
 CHANGE = re.compile(
     r"(?i)\b(?:moved|moving|relocated|now|anymore|any more|no longer|not \w+ anymore|quit|left|resigned|switched|changed|sold|"
     r"new|just started|started|starting|start at|joining|joined|join(?=\s+(?-i:[A-Z]))|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|upgraded|replaced|traded in|"
     r"signed (?:the|a|our) lease|got (?:the|our) keys|picked up (?:the|our) keys|closed on|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at)\b"
-    r"|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|开始|新|拿到钥匙|交房|入职|第.天"
+    r"|(?i:give up)\s*了|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|" + _STOPPED_MIXED + r"|开始|新|拿到钥匙|交房|入职|第.天"
 )
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
     r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
     r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice"
-    r"|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
+    r"|(?i:give up)\s*了|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
     # "豆豆走了": a name and 走了, all the clause says, is a death
     r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥"
 )

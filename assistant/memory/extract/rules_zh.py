@@ -157,7 +157,9 @@ def _family(s: Sentence, now: datetime) -> Iterator[Candidate]:
     if m is None:
         m = re.search(rf"我有{_COUNT}({_REL})[，,]?(?:她|他)?(?:叫|名叫)\s*({_NAME})", t)
     name = _zh_name(m.group(2)) if m else None
-    if m and name and not re.match(rf"(?:{_JOB_SUFFIX}|一名|一个|个|[^，,\s]{{0,6}}(?:{_JOB_SUFFIX}))", name):
+    # "我儿子是四年级" tells a grade, not a name
+    if m and name and not re.match(rf"(?:{_JOB_SUFFIX}|一名|一个|个|[^，,\s]{{0,6}}(?:{_JOB_SUFFIX}))", name) \
+            and not re.search(rf"年级|岁|个月|幼儿园|小学|初中|高中|大学|^{_NUM}", name):
         rel = m.group(1)
         yield make(s, f"用户的{rel}叫{name}。", Category.FACT, slot=_rel_slot(rel),
                    value=name, entities=[name, rel], importance=4)
@@ -366,7 +368,7 @@ _KID_WORD = r"娃娃|娃|孩子|小孩|宝宝|小朋友|崽|儿子|女儿|闺女
 _KID_DETAIL = re.compile(r"(?:老大|老二|老三|大的|小的|大宝|二宝|儿子|女儿|闺女)[^，。,；;]{0,12}?(?:年级|岁|个月|幼儿园|小学|初中|高中|大学|初[一二三]|高[一二三])[^，。,；;]{0,4}")
 _KID_FACT = re.compile(
     r"我(?:的|家)?(女儿|儿子|闺女|孩子|宝宝|娃)(?:今年|现在|目前)?(?:才|刚|已经)?"
-    r"((?:满)?[一二两三四五六七八九十\d]{1,3}(?:岁半?|个月)|(?:在)?(?:上|读)(?:了)?[^，。,；;\s]{1,6}?(?:年级|幼儿园|小学|初中|高中|大学|大[一二三四]|初[一二三]|高[一二三]))"
+    r"((?:满)?[一二两三四五六七八九十\d]{1,3}(?:岁半?|个月)|(?:(?:在)?(?:上|读)(?:了)?|是)[^，。,；;\s]{1,6}?(?:年级|幼儿园|小学|初中|高中|大学|大[一二三四]|初[一二三]|高[一二三]))"
 )
 
 

@@ -573,3 +573,24 @@ def test_another_way_to_travel_leaves_the_trip(profile: Profile, clock: ManualCl
     clock.advance(timedelta(days=2))
     say(profile, clock, "actually i'm going to take the train instead, flights are crazy expensive")
     assert "Rome" in contents(profile)
+
+
+def test_a_forget_request_that_names_its_thing_loosely_takes_it(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我最近在吃降压药 每天早上一片")
+    say(profile, clock, "刚才降压那个事你别记了 删掉吧 不太想留着")
+    left = contents(profile, None)
+    assert "降压" not in left and "留着" not in left
+
+
+@pytest.mark.parametrize("given_up", ["那个 fasting 我 give up 了 太饿了", "不搞 fasting 了，太饿了"])
+def test_a_diet_given_up_replaces_the_old_one(profile: Profile, clock: ManualClock, given_up: str) -> None:
+    say(profile, clock, "最近在 intermittent fasting, 每天只吃两顿")
+    clock.advance(timedelta(days=3))
+    say(profile, clock, given_up)
+    active = contents(profile)
+    assert "fasting" in active and "intermittent" not in active
+
+
+def test_a_grade_is_no_name(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我女儿是三年级")
+    assert "叫三年级" not in contents(profile, None) and "三年级" in contents(profile)
