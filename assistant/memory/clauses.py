@@ -6,7 +6,8 @@ school in Leeds" is a greeting and two facts. A clause is cut at sentence ends (
 in Chinese at every comma (subjects are usually left out), in English where a pronoun or
 "my …" starts the next part. Pieces that cannot stand alone are joined back:
 
-- a short lead-in ("上个月，", "In March,", "说实话，") joins the clause after it;
+- a short lead-in ("上个月，", "In March,", "说实话，") or a day alone ("10 月 2 号，") joins the
+  clause after it (a day said last joins the one before);
 - a part that only points back ("I love it here", "还没习惯", "那边房租太贵") joins the clause
   before it, so a memory never says "User likes it here" with nothing to say where "here" is.
 
@@ -48,7 +49,8 @@ _EN_CUT = re.compile(
     # "can you make this sound less awkward: 'hi all, bbq at mine sat 13th'": what is quoted
     # after a request is a text of its own
     r"|\s*:\s*(?=['\"“‘])"
-    rf"|\s+(?:and|but|so|plus|because|cause|cuz|since|though|although|while|whereas)\s+(?={_EN_SUBJECT})"
+    # ("he's a huge f1 fan so maybe i'll bribe him": the fan is told, the bribe imagined)
+    rf"|\s+(?:and|but|so|plus|because|cause|cuz|since|though|although|while|whereas)\s+(?=(?:maybe|probably|then|now)\s+{_EN_SUBJECT}|{_EN_SUBJECT})"
     rf"|\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?={EN_PREDICATE})"
     # "I'm allergic to shellfish, so if I ever ask for recipes keep that in mind": the condition
     # after the comma is a clause of its own (and no statement), "ok did it, got an iPhone 15":
@@ -80,6 +82,17 @@ _ZH_LEAD = re.compile(r"^(?:说实话|说真的|其实|对了|话说|顺便说�
                       r"|(?:的时候|以后|之后|以前|之前|的话|因为|虽然|如果|自从|当时)$")
 _EN_LEAD = re.compile(r"(?i)^(?:so|well|also|oh|btw|by the way|anyway|honestly|actually|fun fact|fyi|ps|plus|and|but|ok|okay|also fyi|in \w+|last \w+|this \w+|next \w+|since \w+|as of \w+|for context)$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# A day and nothing else ("10 月 2 号", "下周三", "on March 3rd", "next friday"): it belongs
+# with what happens then — the clause after it, or the one before when it comes last.
+_N = r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})"
+_MONTH_EN = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY_EN = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_DATE_ONLY = re.compile(
+    rf"^(?:(?:\d{{4}}\s*年\s*)?{_N}\s*月\s*{_N}\s*[号日]?|(?:下|这|本)?个?(?:周|星期|礼拜)[一二三四五六日天])"
+    r"(?:\s*(?:早上|上午|中午|下午|晚上))?(?:\s*\d{1,2}\s*点(?:半)?)?$"
+    rf"|(?i:^(?:on\s+)?(?:(?:this|next)\s+)?(?:{_MONTH_EN}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_EN}|{_DAY_EN})"
+    r"(?:\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?$)"
+)
 
 
 @dataclass(frozen=True)
@@ -143,7 +156,10 @@ def clauses_of(s: Sentence, index: int = 0) -> list[Clause]:
     carry: int | None = None  # start of a lead-in waiting for its clause
     for a, b in parts:
         piece = s.text[a:b]
-        if carry is None and _leads_in(piece, s.lang) and (a, b) != parts[-1]:
+        if carry is None and merged and (a, b) == parts[-1] and _DATE_ONLY.match(piece.strip(" ,，、;；:：!！.")):
+            merged[-1][1] = b  # "我们要去成都玩, next friday"
+            continue
+        if carry is None and (_leads_in(piece, s.lang) or _DATE_ONLY.match(piece.strip(" ,，、;；:：!！."))) and (a, b) != parts[-1]:
             carry = a
             continue
         if carry is not None:
@@ -192,7 +208,7 @@ def _own_subject(clause: Clause) -> bool:
     if clause.lang == "zh":
         text = _ZH_TIME_FIRST.sub("", clause.text)
         return _ZH_SUBJECT.match(text) is not None or about_someone_else(text)
-    return re.match(rf"(?i)^{_EN_SUBJECT}", clause.text) is not None or about_someone_else(clause.text) or (
+    return re.match(rf"(?i)^(?:(?:maybe|probably|then|now)\s+)?{_EN_SUBJECT}", clause.text) is not None or about_someone_else(clause.text) or (
         re.match(r"^[A-Z][a-z]+\b", clause.text) is not None and _EN_VERB.search(clause.text) is not None
     )
 

@@ -27,6 +27,12 @@ def texts(message: str) -> list[str]:
         # a name starts a new statement
         ("sorry if I'm slow to reply, Biscuit (my beagle) keeps stealing my socks",
          ["sorry if I'm slow to reply", "Biscuit (my beagle) keeps stealing my socks"]),
+        # a day alone goes with what happens then
+        ("婚礼终于定了！10 月 2 号，在苏州的园林酒店，大概请 150 个人", ["婚礼终于定了", "10 月 2 号，在苏州的园林酒店", "大概请 150 个人"]),
+        ("我们要去成都玩, next friday", ["我们要去成都玩, next friday"]),
+        ("on March 3rd, I start at Google", ["on March 3rd, I start at Google"]),
+        # what is told, then what is only imagined
+        ("also he's a huge f1 fan so maybe i'll bribe him with a meme", ["also he's a huge f1 fan", "maybe i'll bribe him with a meme"]),
     ],
 )
 def test_clauses(message: str, expected: list[str]) -> None:
