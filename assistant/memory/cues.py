@@ -32,9 +32,9 @@ CUES: tuple[Cue, ...] = (
         ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤", "出去玩", "逛", "散步", "周末去", "好去处", "去哪玩", "哪里玩", "带伞", "老家", "家乡", "特产", "回家过年")),
     Cue(("user.job", "user.employer", "user.salary"),
         _en("job work working career office boss colleague coworker company salary shift workplace profession interview resume schedule skill certificate "
-            "1:1 1:1s one-on-one standup review reviews promotion team manager client clients meeting meetings signature linkedin"),
+            "1:1 1:1s one-on-one standup review reviews promotion team manager client clients meeting meetings signature linkedin freelance freelancing gig gigs"),
         ("工作", "上班", "公司", "老板", "同事", "职业", "加班", "单位", "面试", "简历", "领导", "证书", "技能", "工资", "预算", "求职", "实习",
-         "团队", "客户", "开会", "述职", "绩效")),
+         "团队", "客户", "开会", "述职", "绩效", "接单", "商单", "接活", "甲方", "副业")),
     Cue(("user.diet", "user.allergy", "user.likes", "user.favorite", "user.health"),
         _en("eat eating food restaurant dinner lunch breakfast cook cooking recipe meal snack snacks menu dish cuisine order takeout bake drink dessert cake sweet sugar party coffee tea fruit brunch picnic bbq grocery groceries"),
         ("吃", "餐", "菜", "饭", "食谱", "外卖", "馆子", "料理", "点单", "下厨", "零食", "喝", "甜点", "蛋糕", "咖啡", "早餐", "晚餐", "午餐", "水果", "下午茶", "奶茶", "点心", "小吃", "烧烤", "火锅", "聚餐", "煲汤", "营养")),
@@ -48,16 +48,17 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.reply_style",), _en("answer reply respond format style language"), ("回答", "回复", "格式", "语言", "风格")),
     Cue(("user.tool", "user.device", "user.job.language"),
         _en("editor plugin plugins extension ide app apps software tool tools browser notes note-taking phone laptop storage setup workflow "
-            "guitar strings amp pedal piano keyboard violin cello ukulele drums instrument"),
+            "guitar strings amp pedal piano keyboard violin cello ukulele drums instrument photos photo backup battery charger screen camera"),
         ("编辑器", "插件", "软件", "工具", "浏览器", "笔记", "知识库", "手机", "电脑", "存储", "内存", "app", "琴弦", "吉他", "钢琴", "乐器", "琴",
-         "数码", "电子产品", "充电", "拍照", "路由器", "耳机", "平板")),
+         "数码", "电子产品", "充电", "拍照", "路由器", "耳机", "平板", "照片", "备份", "电池", "屏幕")),
     Cue(("user.health", "user.allergy", "user.diet"),
         _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain "
             "sick fever flu clinic hospital prescription symptoms dose dosage meds pill pills inhaler jog jogging hike hiking swim swimming marathon"),
         ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼", "诊所", "医院", "看病", "发烧", "感冒", "生病", "不舒服", "提神", "夜跑", "晨跑", "慢跑", "徒步", "爬山", "游泳", "剂量", "喷雾")),
     Cue(("user.habit", "user.has", "user.vehicle"), _en("car rent drive driving commute bus bike transport parking road"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾", "开长途", "长途", "加油", "充电桩", "保养", "怎么去")),
     Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage buy afford price cost cheap expensive spend purchase saving savings invest bonus"),
-        ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财", "买", "多少钱", "贵", "便宜", "存钱", "花钱")),
+        ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财", "买", "多少钱", "贵", "便宜", "存钱", "花钱",
+         "房贷", "车贷", "首付", "月供", "公积金", "存款", "收入", "开销")),
     # a job hunt starts from the degree ("job hunting tips? I graduate next year")
     Cue(("user.school",), _en("hunting graduate graduation grad internship"), ("求职", "找工作", "毕业", "校招", "实习")),
     Cue(("user.school",), _en("school study studying exam exams class classes course semester thesis university college homework"),

@@ -127,7 +127,10 @@ _PUZZLED = re.compile(
     r"(?:keeps|kept|is|isn't|isnt|won't|wont|doesn't|doesnt|has|just|still|started|stopped|broke|died|failed)\b"
     r"(?!.*\b(?:what|how|why|which|where|when|who|should|could|can|any)\b)"
 )
-_ENTITY = re.compile(r"(?<=\w\s)[A-Z][a-z]{2,}|\d|[A-Z]{2,}|(?:叫|名叫|名字是)[\u4e00-\u9fff]{2,3}")
+# a name, a number, an acronym; a name given ("my starter is named gary", "取名叫可乐")
+_ENTITY = re.compile(
+    r"(?<=\w\s)[A-Z][a-z]{2,}|\d|[A-Z]{2,}|(?:叫|名叫|名字是|取名|起名)[\u4e00-\u9fff]{2,3}|(?i:\b(?:named|called)\s+[a-z]{2,})"
+)
 _WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9']+")
 _REMEMBER = re.compile(
     r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also|oh|btw)[\s,]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:remember|don't forget|do not forget|note|keep in mind|make a note|save|memori[sz]e)"
@@ -266,8 +269,8 @@ class NoiseFilter:
             score += 0.4
         if DURABLE.search(text) or ENDED.search(text):
             score += 0.4  # "tough mudder's off", "黄山不去了": what ended is news about the user
-        if SMALL_TALK.search(text):
-            score -= 0.8
+        if SMALL_TALK.search(text) and (topic is None or topic.slot != "user.city"):
+            score -= 0.8  # the weather is small talk; "Brisbane 这边好热" also says where the user is
         if LAUGH.search(text):
             score -= 0.3  # "meanwhile I'll be stuck in Phoenix melting lol" still says where they are
         if TRANSIENT.search(text) and topic is None:

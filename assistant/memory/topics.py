@@ -61,7 +61,7 @@ def _rx(en: str, zh: str) -> re.Pattern[str]:
 
 TOPICS: tuple[Topic, ...] = (
     Topic("user.city", True, _rx(
-        r"live|lives|living|lived|reside|based in|moved|move to|moving to|relocated|relocating|settled in|our place|my place|new place|"
+        r"live|lives|living|lived|reside|based in|moved(?! (?:everything|all|it|them|things|my (?:stuff|data|files|photos|contacts|apps))\b)|move to|moving to|relocated|relocating|settled in|our place|my place|new place|"
         r"commute|commuting|(?:my|our) (?:\w+ ){0,3}(?:apartment|flat|house|condo|studio|place)|new apartment|new flat|the keys|new house|signed (?:the|a|our) lease|closed on (?:the|our) (?:house|flat|condo|place)|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from|stuck in|back home in",
         r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|房租|老家|家乡|通勤|拿到钥匙|交房|新家|(?:那边|这边)的(?:一个|一套|一间)?(?:小|新)?(?:公寓|房子|两居|一居|单间)|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
@@ -249,7 +249,9 @@ def located(clause: str) -> bool:
     if re.search(r"[\u4e00-\u9fff]", clause):
         if _ZH_AWAY.search(clause):
             return False  # "在西安出差" places a trip, not the user
-        return any(f"在{city}" in clause or re.search(rf"(?i)\bbased?\s?(?:在\s?)?{city}", clause) for city in ZH_CITIES)
+        # "Brisbane 这边好热": a place named in Latin letters, then "over here"
+        return any(f"在{city}" in clause or re.search(rf"(?i)\bbased?\s?(?:在\s?)?{city}", clause) for city in ZH_CITIES) \
+            or re.match(r"^(?:我)?(?:在\s?)?[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})?\s?(?:这边|这里|这儿)", clause) is not None
     return _EN_IN_PLACE.search(clause) is not None and not re.search(r"(?i)\b(?:trip|visit|visiting|vacation|holiday|flight|flying|last (?:week|month|year))\b", clause)
 
 

@@ -101,3 +101,19 @@ def test_a_clause_with_its_own_subject_does_not_borrow_the_topic_before_it(embed
     topics = {e.body: e.candidate.topic for e in episodes if e.candidate is not None}
     assert topics["我在 Kestrel Partners 做 consultant"] == "user.job"
     assert all(topic != "user.diet" for body, topic in topics.items() if "Jakarta" in body)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("been getting really into sourdough, my starter is named gary lol. why is my loaf so dense", "my starter is named gary lol"),
+        ("新家终于 settle down 了, Brisbane 这边好热 🥵 有什么 furniture 租的 service 推荐吗", "Brisbane 这边好热 🥵"),
+    ],
+)
+def test_a_name_given_or_a_place_named_is_kept(embedder: SentenceTransformerEmbedder, text: str, kept: str) -> None:
+    assert kept in [e.body for e in capture(embedder, text)]
+
+
+def test_the_weather_alone_is_still_small_talk(embedder: SentenceTransformerEmbedder) -> None:
+    assert capture(embedder, "the weather is lovely today") == []
+

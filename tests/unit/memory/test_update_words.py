@@ -71,3 +71,10 @@ def test_a_move_and_a_new_role_in_one_clause_is_a_move() -> None:
     from assistant.memory.topics import TopicClassifier
 
     assert TopicClassifier(None).classify("relocated to Munich for a new role", None).slot == "user.city"  # type: ignore[arg-type,union-attr]
+
+
+def test_moving_ones_things_to_a_new_phone_is_no_move() -> None:
+    from assistant.memory.topics import cue_topics
+
+    assert "user.city" not in {t.slot for t in cue_topics("moved everything over, kind of weird but I like it")}
+    assert "user.city" in {t.slot for t in cue_topics("I moved to Denver last week")}
