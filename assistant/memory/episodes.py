@@ -20,7 +20,7 @@ from assistant.memory.clauses import Clause
 from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
 from assistant.memory.noise import DAY_STORY, DURABLE, PIVOT, NoiseFilter, Verdict, strip_remember
-from assistant.memory.people import PEOPLE, about_someone_else
+from assistant.memory.people import PEOPLE, about_someone_else, named_people, people_in, refers_back
 from assistant.memory.timewords import PLAN_WORDS, en_number, future_date, month_span, zh_number
 from assistant.memory.topics import (
     BY_SLOT,
@@ -70,6 +70,9 @@ class Episode:
     span: Span | None = None  # the day(s) ahead it speaks of, its own or its sentence's
     own_span: bool = False  # the clause names the day itself
     candidate: Candidate | None = None  # set when the clause is kept
+    # who its pronoun stands for: the person named last before it ("my friend raj 拿到 offer 了"
+    # … "但是他对 nuts 过敏"), so a question that names them finds it
+    referent: str | None = None
 
 
 Span = tuple[datetime, datetime]
@@ -266,8 +269,15 @@ class EpisodeCapture:
         self.noise = NoiseFilter(embedder)
         self.topics = TopicClassifier(embedder) if embedder is not None else None
 
-    def capture(self, clauses: list[Clause], now: datetime, *, explicit_message: bool = False) -> list[Episode]:
-        """Judge every clause; kept ones carry an episodic `candidate`."""
+    def capture(
+        self, clauses: list[Clause], now: datetime, *, explicit_message: bool = False, referent: str | None = None
+    ) -> list[Episode]:
+        """Judge every clause; kept ones carry an episodic `candidate`.
+
+        Args:
+            referent: the person the conversation named last before this message, whom a
+                pronoun in it may stand for.
+        """
         clauses = [part for c in clauses for part in _lead_statement(c)]
         clauses += [owned for c in clauses if _asks_anything(c.text) and (owned := _owned(c)) is not None]
         clauses.sort(key=lambda c: c.start)
@@ -334,6 +344,13 @@ class EpisodeCapture:
             if topic is not city and city not in also and subject_is_user and located(body):
                 also.append(city)  # "在大连一所中学教物理", "I teach at a comp in Headingley": where they are
             episode = Episode(clause, body, vector, topic, verdict, value_words(body), also, span, own_span=own)
+            if named := named_people(body):
+                referent = named[-1]
+            else:
+                if referent is not None and refers_back(body):
+                    episode.referent = referent
+                if people_in(body):
+                    referent = None  # someone else, unnamed, is whom a pronoun after this may mean
             if verdict.keep:
                 episode.candidate = self._candidate(episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None)
             out.append(episode)
@@ -364,7 +381,7 @@ class EpisodeCapture:
             content=content,
             category=category,
             kind=Kind.EPISODIC,
-            entities=sorted(episode.values)[:8],
+            entities=([episode.referent] if episode.referent else []) + sorted(episode.values)[: 7 if episode.referent else 8],
             importance=importance,
             confidence=0.7 if explicit else 0.6,
             source=Source.USER_EXPLICIT if explicit else Source.USER_IMPLIED,

@@ -137,6 +137,48 @@ _TO_THE_USER = re.compile(
 )
 
 
+# A person (or pet) named beside the word for who they are: "my friend raj", "my boss Dana",
+# "Raj (my roommate)", "我同事叫周婷", "朋友 raj", "闺蜜Anna". An English name after the word
+# may be lower case (people type that way); a few words that follow it are no name.
+_NOT_A_NAME = frozenset(
+    "a an and the is was who just got has had have from at in on of to for with said says told tells wants will "
+    "can could does did lives works moved just also really still always never is's and's "
+    "here there too again back now today yesterday then so but or".split()
+)
+_ALL_EN = _words(0)
+_ALL_ZH = _words(1)
+_INTRODUCED = re.compile(
+    rf"(?i)\b(?:my|our)\s+(?:(?:best|old|close|little|big|younger|older|new)\s+)?(?:{_ALL_EN})s?,?\s+(?:named\s+|called\s+)?(?P<en>[A-Za-z][a-z]{{1,14}})\b"
+    rf"|\b(?P<cap>[A-Z][a-z]{{1,14}})\s+\((?:my|our)\s+(?:{_ALL_EN})\)"
+    rf"|(?:{_ALL_ZH})(?:(?:叫|名叫|名字叫)\s*(?P<zh>[\u4e00-\u9fff]{{2,3}})|(?:叫|名叫)?\s*(?P<lat>[A-Za-z][A-Za-z]{{1,14}})(?![A-Za-z]))"
+)
+# "他", "she", "him": a clause that speaks of someone named before it
+_PRONOUN = re.compile(r"(?i)\b(?:he|she|him|his|her|he's|she's|hers)\b|[他她](?!们)")
+
+
+def named_people(text: str) -> list[str]:
+    """The names `text` gives people (and pets) it introduces by who they are, in order."""
+    out: list[str] = []
+    for m in _INTRODUCED.finditer(text):
+        name = next(g for g in m.group("en", "cap", "zh", "lat") if g)
+        folded = name.casefold()
+        # a lower-case word that reads as a verb or an adverb is what they do: "my mom loves it"
+        verb_like = name.islower() and re.search(r"(?:s|ed|ing|ly)$", name) is not None
+        if folded not in _NOT_A_NAME and folded not in _ALL_EN.split("|") and not verb_like:
+            out.append(name)
+    return out
+
+
+def refers_back(clause: str) -> bool:
+    """Whether a clause speaks of someone by a pronoun ("但是他对 nuts 过敏", "she hates cilantro")
+    before it names anyone else ("my mom says she…" speaks of the mother, not of who came before)."""
+    pronoun = _PRONOUN.search(clause)
+    if pronoun is None:
+        return False
+    before = clause[: pronoun.start()]
+    return not any(rx.search(before) for rx in _BY_GROUP.values())
+
+
 def about_someone_else(clause: str) -> bool:
     """True when the clause's subject is another person (or a pet), not the user."""
     text = clause.strip()
@@ -169,4 +211,4 @@ def admits(memory_text: str, asked: frozenset[str]) -> bool:
     return asked == ANYONE or not named or bool(asked & (owners or named))
 
 
-__all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_someone_else", "admits", "people_asked", "people_in"]
+__all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_someone_else", "admits", "named_people", "people_asked", "people_in", "refers_back"]

@@ -33,7 +33,7 @@ from assistant.memory.extract.validate import value_problem
 from assistant.memory.forget_request import find_forget_request, implied_target, vault_kinds_named
 from assistant.memory.gate import keep
 from assistant.memory.known import KnownValues, without_overlaps
-from assistant.memory.people import about_someone_else
+from assistant.memory.people import about_someone_else, named_people, people_in
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
 from assistant.memory.service import MemoryService
 from assistant.memory.text import has_cjk, normalize, tokens
@@ -124,6 +124,7 @@ class MemoryWriter:
         self.known = KnownValues(vault) if vault is not None else None
         self._episodes: EpisodeCapture | None = None
         self._playing: dict[str, datetime] = {}  # session -> when its role-play was last played
+        self._referents: dict[str, tuple[str, datetime]] = {}  # session -> the person named last, when
 
     # -- public ---------------------------------------------------------------------------
 
@@ -330,7 +331,9 @@ class MemoryWriter:
         foreign = _not_the_users(text, clauses) | {c.start for c in clauses if c.start < in_character}
         kept = [c for c in kept if c.start not in foreign]
         candidates = [c for c in candidates if not any(f.text in c.evidence for f in clauses if f.start in foreign)]
-        episodes = self._capture().capture(kept, at, explicit_message=any(c.explicit for c in candidates))
+        episodes = self._capture().capture(
+            kept, at, explicit_message=any(c.explicit for c in candidates), referent=self._referent(turn, text, at)
+        )
         now = to_ts(at)
         stored: set[int] = set()
         episode_ids: dict[int, int] = {}  # clause start -> episode id
@@ -361,6 +364,18 @@ class MemoryWriter:
             result.changes.append(change)
             if change.memory_id is not None:
                 stored.add(change.memory_id)
+
+    def _referent(self, turn: Turn, text: str, at: datetime) -> str | None:
+        """Who a pronoun at the start of this message may stand for: the person the user named
+        last in the session, a little while ago ("my friend raj got into Hopkins" … "他对 nuts
+        过敏"). The message's own names are noted for the next one."""
+        key = turn.session_id or ""
+        last = self._referents.get(key)
+        if named := named_people(text):
+            self._referents[key] = (named[-1], at)
+        elif people_in(text):
+            self._referents.pop(key, None)  # someone unnamed came between: "he" may be them
+        return last[0] if last is not None and at - last[1] <= REFERENT_LASTS else None
 
     def _in_character(self, turn: Turn, text: str, at: datetime) -> int:
         """How much of a message is said in character: a role-play started in an earlier message
@@ -571,6 +586,7 @@ _PRETEND = re.compile(
 
 # A role-play goes on over the messages of a session for this long at most without a word.
 ROLE_PLAY_LASTS = timedelta(hours=3)
+REFERENT_LASTS = timedelta(hours=1)  # a pronoun in a message an hour on still means who was named before
 # Stepping out of a game: "ok that was fun", "out of character", "ok 停", "不玩了", "说正经的".
 _OUT_OF_CHARACTER = re.compile(
     r"(?i)\b(?:that was fun|(?:ok|okay|alright|right)[,!.]?\s+(?:stop|enough|back to)|stop (?:the )?(?:game|role ?play|roleplay|pretending)|"

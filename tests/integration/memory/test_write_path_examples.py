@@ -594,3 +594,14 @@ def test_a_diet_given_up_replaces_the_old_one(profile: Profile, clock: ManualClo
 def test_a_grade_is_no_name(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "我女儿是三年级")
     assert "叫三年级" not in contents(profile, None) and "三年级" in contents(profile)
+
+def test_what_is_said_of_someone_by_a_pronoun_is_found_by_their_name(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my friend raj 刚拿到 johns hopkins med school 的 offer!! 帮我想个 congrats gift")
+    say(profile, clock, "咖啡 idea 好, 但是他对 nuts 过敏 所以 hazelnut 口味的别买")
+    assert "nuts" in prompt(profile, clock, "帮我给 raj 挑个零食礼盒")
+
+def test_a_pronoun_after_someone_unnamed_is_not_given_the_name_before(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my friend raj just moved to Boston")
+    say(profile, clock, "my sister called today")
+    say(profile, clock, "she is allergic to shellfish")
+    assert "raj" not in prompt(profile, clock, "what is my sister allergic to?").casefold()

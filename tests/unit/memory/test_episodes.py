@@ -117,3 +117,13 @@ def test_a_name_given_or_a_place_named_is_kept(embedder: SentenceTransformerEmbe
 def test_the_weather_alone_is_still_small_talk(embedder: SentenceTransformerEmbedder) -> None:
     assert capture(embedder, "the weather is lovely today") == []
 
+
+def test_a_pronoun_carries_whom_it_stands_for(embedder: SentenceTransformerEmbedder) -> None:
+    episodes = capture(embedder, "my friend raj just got into med school. 但是他对 nuts 过敏")
+    allergy = next(e for e in episodes if "nuts" in e.body)
+    assert allergy.referent == "raj" and allergy.candidate is not None and allergy.candidate.entities[0] == "raj"
+    (alone,) = EpisodeCapture(embedder).capture(split_clauses("she hates cilantro"), NOW, referent="Mei")
+    assert alone.referent == "Mei"
+    # someone unnamed in between is whom a later pronoun may mean
+    later = EpisodeCapture(embedder).capture(split_clauses("my sister is visiting next week. she loves hiking"), NOW, referent="Mei")
+    assert all(e.referent is None for e in later)

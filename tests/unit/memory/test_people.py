@@ -82,3 +82,33 @@ def test_a_pet_named_with_its_owner_is_the_owners() -> None:
     assert not admits("哈哈 我同事家那只柯基叫旺财", people_asked("家里猫掉毛好严重"))
     assert admits("哈哈 我同事家那只柯基叫旺财", people_asked("我同事的狗叫什么"))
     assert admits("我家狗子叫可乐", people_asked("狗粮推荐"))
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("my friend raj 刚拿到 johns hopkins 的 offer", ["raj"]),
+        ("my boss Dana is vegan", ["Dana"]),
+        ("Raj (my roommate) hates cilantro", ["Raj"]),
+        ("my sister, Mei, lives in Ohio", ["Mei"]),
+        ("我同事叫周婷", ["周婷"]),
+        ("闺蜜Anna对花生过敏", ["Anna"]),
+        ("my mom loves gardening", []),  # what she does, not her name
+        ("my friend is coming over", []),
+        ("我朋友刚拿到offer", []),  # no 叫: 刚拿到 is no name
+    ],
+)
+def test_a_person_named_by_who_they_are(text: str, names: list[str]) -> None:
+    from assistant.memory.people import named_people
+
+    assert named_people(text) == names
+
+
+def test_a_pronoun_refers_back() -> None:
+    from assistant.memory.people import refers_back
+
+    assert refers_back("但是他对 nuts 过敏") and refers_back("she hates cilantro")
+    assert not refers_back("他们走了") and not refers_back("the shell was empty")
+    # someone else named first is whom the pronoun means
+    assert not refers_back("my mom says she can't come") and not refers_back("我妈说她不来了")
+    assert refers_back("他和他女朋友分手了")
