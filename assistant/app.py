@@ -202,6 +202,7 @@ class Profile:
         try:
             mark.touch()
             self.store.ensure_profile(to_ts(self.clock.now()))
+            self.store.refresh_keyword_index()
             full = _free_bytes(self.dir) < FULL_DISK_BYTES
         except (OSError, StorageError) as exc:
             if not _disk_full(exc):

@@ -17,6 +17,7 @@ from typing import Any
 
 from assistant.errors import InputError, NotFoundError
 from assistant.memory.db import Database
+from assistant.memory.glossary import glosses
 from assistant.memory.text import index_text
 from assistant.memory.types import Category, Kind, Memory, Source, Status
 
@@ -98,6 +99,17 @@ def _clean_entities(entities: Iterable[object]) -> list[str]:
     return [e for e in dict.fromkeys(str(x).strip() for x in entities) if e][:20]
 
 
+# What the FTS table holds of a memory; a new value rewrites every row once at open
+# (`refresh_keyword_index`). 2: the glossary's words in the entities column.
+KEYWORD_INDEX = "2"
+
+
+def _entity_index(content: str, entities: Sequence[str]) -> str:
+    """The FTS entities column: the memory's entities and the other language's words for what
+    it names ("十一月想去 Japan" is found by "日本", "他对 nuts 过敏" by "坚果"; glossary.py)."""
+    return index_text(" ".join([*entities, glosses(" ".join([content, *entities]))]))
+
+
 @dataclass
 class NewMemory:
     content: str
@@ -135,6 +147,21 @@ class MemoryStore:
         self.profile_id = profile_id
         self._pending_access: dict[int, float] = {}
         self._access_lock = threading.Lock()
+
+    def refresh_keyword_index(self) -> int:
+        """Rewrite this profile's FTS rows when what the index holds of a memory changed since
+        they were written (KEYWORD_INDEX); how many were rewritten."""
+        key = f"keyword_index:{self.profile_id}"
+        if self.db.scalar("SELECT value FROM meta WHERE key = ?", (key,)) == KEYWORD_INDEX:
+            return 0
+        done = 0
+        with self.db.atomic():
+            while page := self.list(status=None, limit=1000, offset=done, order="id ASC"):
+                for memory in page:
+                    self._index_fts(memory.id, memory.content, memory.entities)
+                done += len(page)
+            self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, KEYWORD_INDEX))
+        return done
 
     def ensure_profile(self, now: float) -> None:
         self.db.execute(
@@ -188,7 +215,7 @@ class MemoryStore:
                 memory_id = int(cur.lastrowid or 0)
                 ids.append(memory_id)
                 self._set_topics(memory_id, new)
-                fts.append((memory_id, index_text(content), index_text(" ".join(entities))))
+                fts.append((memory_id, index_text(content), _entity_index(content, entities)))
                 detail = json.dumps(_added_detail(new), ensure_ascii=False)
                 events.append((self.profile_id, memory_id, "added", at, detail))
             # New rowids: nothing to delete from the FTS table first (unlike `_index_fts`).
@@ -234,7 +261,7 @@ class MemoryStore:
         self.db.execute("DELETE FROM memories_fts WHERE rowid = ?", (memory_id,))
         self.db.execute(
             "INSERT INTO memories_fts(rowid, text, entities) VALUES (?, ?, ?)",
-            (memory_id, index_text(content), index_text(" ".join(entities))),
+            (memory_id, index_text(content), _entity_index(content, entities)),
         )
 
     def edit(

@@ -50,6 +50,24 @@ def test_chinese_keyword_search_finds_a_word_inside_a_sentence(db: Database) -> 
     assert [h[0] for h in hits] == [memory.id]
 
 
+def test_a_memory_is_found_by_the_other_languages_word(db: Database) -> None:
+    store = _store(db, "p")
+    trip = store.add(NewMemory("十一月想去 Japan 玩两周", Category.GOAL), 1.0)
+    hits = store.keyword_search(match_expression(tokens("去日本", query=True)) or "", 10)
+    assert [h[0] for h in hits] == [trip.id]
+
+
+def test_rows_written_before_the_glossary_are_rewritten_once(db: Database) -> None:
+    store = _store(db, "p")
+    trip = store.add(NewMemory("十一月想去 Japan 玩两周", Category.GOAL), 1.0)
+    db.execute("UPDATE memories_fts SET entities = '' WHERE rowid = ?", (trip.id,))  # as an older version wrote it
+    db.execute("DELETE FROM meta WHERE key = 'keyword_index:p'")
+    assert store.keyword_search('"日本"', 10) == []
+    assert store.refresh_keyword_index() == 1
+    assert [h[0] for h in store.keyword_search('"日本"', 10)] == [trip.id]
+    assert store.refresh_keyword_index() == 0  # once
+
+
 def test_fts_syntax_in_queries_is_inert(db: Database) -> None:
     store = _store(db, "p")
     store.add(NewMemory("NEAR the station", Category.FACT), 1.0)

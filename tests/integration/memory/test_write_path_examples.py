@@ -605,3 +605,7 @@ def test_a_pronoun_after_someone_unnamed_is_not_given_the_name_before(profile: P
     say(profile, clock, "my sister called today")
     say(profile, clock, "she is allergic to shellfish")
     assert "raj" not in prompt(profile, clock, "what is my sister allergic to?").casefold()
+
+def test_a_plan_told_in_one_language_is_found_in_the_other(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我有 type 1 diabetes, 用 insulin pump, 十一月想去 Japan 玩两周 要注意什么")
+    assert "十一月" in prompt(profile, clock, "我什么时候去日本来着")
