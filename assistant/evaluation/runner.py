@@ -45,7 +45,8 @@ from assistant.memory.api import Embedder, block_language, garbage_problem, rend
 from assistant.memory.types import Turn
 
 Maintain = Callable[[Profile, datetime], None]
-_LINE_RE = re.compile(r'^- \[(?P<meta>[^\]]*)\] (?P<quoted>".*")$')
+# "- [fact · 2026-09-08] "she's homesick" (about: "anneke")": the about part is optional
+_LINE_RE = re.compile(r'^- \[(?P<meta>[^\]]*)\] (?P<quoted>"(?:[^"\\]|\\.)*")(?: \((?P<word>[^:()]+): (?P<about>"(?:[^"\\]|\\.)*")\))?$')
 _SEPARATORS = rb"[\s\-./_,:()\xc2\xa0]+"
 
 
@@ -99,6 +100,13 @@ class ScenarioResult:
         return parts[1] if len(parts) >= 3 else self.id
 
 
+def _unquoted(quoted: str) -> str:
+    try:
+        return str(json.loads(quoted))
+    except json.JSONDecodeError:
+        return quoted
+
+
 def memory_text(block: str) -> str:
     """The memory lines of a rendered block, each JSON-quoted content decoded."""
     out: list[str] = []
@@ -106,10 +114,9 @@ def memory_text(block: str) -> str:
         match = _LINE_RE.match(line.strip())
         if match is None:
             continue
-        try:
-            content = json.loads(match.group("quoted"))
-        except json.JSONDecodeError:
-            content = match.group("quoted")
+        content = _unquoted(match.group("quoted"))
+        if match.group("about"):
+            content += f" ({match.group('word')}: {_unquoted(match.group('about'))})"
         out.append(f"[{match.group('meta')}] {content}")
     return "\n".join(out)
 

@@ -12,8 +12,8 @@ from datetime import tzinfo
 
 from assistant.clock import from_ts
 from assistant.llm.tokens import estimate_tokens
-from assistant.memory.text import has_cjk
-from assistant.memory.types import Hit, Memory
+from assistant.memory.text import has_cjk, normalize
+from assistant.memory.types import Hit, Kind, Memory
 
 OPEN, CLOSE = "<user_memories>", "</user_memories>"
 
@@ -54,12 +54,25 @@ def prompt_text(content: str, lang: str = "en") -> str:
     return _VAULTED.sub(_IN_VAULT.get(lang, _IN_VAULT["en"]), content)
 
 
+_ABOUT = {"en": "about", "zh": "关于"}
+
+
 def _line(memory: Memory, lang: str, tz: tzinfo | None) -> str:
     date = from_ts(memory.event_at or memory.created_at, tz).date().isoformat()
     category = _CATEGORY_ZH.get(memory.category.value, memory.category.value) if lang == "zh" else memory.category.value
     text = prompt_text(memory.content, "zh" if has_cjk(memory.content) else "en")
-    quoted = json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+    quoted = _quoted(text)
+    # who or what an episode speaks of without naming it ("但是他对 nuts 过敏" is about raj; a
+    # trip moved to February is the Hokkaido one): the names it carries that its words lack
+    about = [e for e in memory.entities if normalize(e) not in normalize(memory.content)] if memory.kind is Kind.EPISODIC else []
+    if about:
+        word = _ABOUT.get(lang, "about")
+        return f"- [{category} · {date}] {quoted} ({word}: {_quoted(', '.join(about[:4]))})"
     return f"- [{category} · {date}] {quoted}"
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 def render_block(hits: list[Hit] | list[Memory], *, lang: str = "en", token_budget: int = 600, tz: tzinfo | None = None) -> tuple[str, list[int]]:

@@ -22,6 +22,7 @@ import numpy as np
 
 from assistant.clock import from_ts, to_ts
 from assistant.memory.episodes import dated
+from assistant.memory.glossary import things_named
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
@@ -65,6 +66,22 @@ def _same_value(memory: Memory, candidate: Candidate) -> bool:
         return True
     value = (candidate.value or "").strip()
     return bool(value) and normalize(value) in normalize(memory.content) and memory.kind is Kind.SEMANTIC
+
+
+def _naming_the_plan(candidate: Candidate, replaced: list[Memory]) -> Candidate:
+    """A plan moved to another day ("trip 只能推迟到明年2月了") is still the plan it replaces:
+    it keeps the names that one had and the things it named (Hokkaido, Niseko, Kevin, 滑雪) —
+    not its day — so a question that names them finds it and the prompt says what it is."""
+    said = normalize(candidate.content)
+    plans = [m for m in replaced if m.category is Category.GOAL and m.event_at]
+    names = [
+        e for m in plans for e in [*m.entities, *things_named(m.content)]
+        if re.fullmatch(r"[a-z][a-z'\- ]{1,23}|[\u4e00-\u9fff]{2,4}", normalize(e)) and normalize(e) not in said
+    ]
+    fresh = {normalize(e): e for e in reversed(names) if normalize(e) not in {normalize(c) for c in candidate.entities}}
+    if not fresh:
+        return candidate
+    return dataclasses.replace(candidate, entities=[*candidate.entities, *reversed(fresh.values())][:12])
 
 
 def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> bool:
@@ -229,6 +246,12 @@ class UpdateDecision:
                 and _MEDICATION_SWITCH.search(turn.content) and not TENTATIVE.search(said):
             replaced += self._health_before(_MEDICATION, at, taken())
 
+        # the same plan on another day — not one called off, nor one sent elsewhere ("改到 4 月 17
+        # 号…地点也换成苏州了"), whose old place is what the user no longer goes to
+        message = turn.content if turn is not None else said
+        if candidate.event_at is not None and candidate.kind is Kind.EPISODIC and RESCHEDULED.search(said) \
+                and not ENDED.search(message) and not _INSTEAD.search(message):
+            candidate = _naming_the_plan(candidate, replaced)
         memory = self.service.add(
             self._new_memory(candidate, at, turn, topic, derived_from), replacing=[m.id for m in replaced], now=at, vector=vector
         )

@@ -595,10 +595,12 @@ def test_a_grade_is_no_name(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "我女儿是三年级")
     assert "叫三年级" not in contents(profile, None) and "三年级" in contents(profile)
 
+
 def test_what_is_said_of_someone_by_a_pronoun_is_found_by_their_name(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "my friend raj 刚拿到 johns hopkins med school 的 offer!! 帮我想个 congrats gift")
     say(profile, clock, "咖啡 idea 好, 但是他对 nuts 过敏 所以 hazelnut 口味的别买")
     assert "nuts" in prompt(profile, clock, "帮我给 raj 挑个零食礼盒")
+
 
 def test_a_pronoun_after_someone_unnamed_is_not_given_the_name_before(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "my friend raj just moved to Boston")
@@ -606,6 +608,23 @@ def test_a_pronoun_after_someone_unnamed_is_not_given_the_name_before(profile: P
     say(profile, clock, "she is allergic to shellfish")
     assert "raj" not in prompt(profile, clock, "what is my sister allergic to?").casefold()
 
+
 def test_a_plan_told_in_one_language_is_found_in_the_other(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "我有 type 1 diabetes, 用 insulin pump, 十一月想去 Japan 玩两周 要注意什么")
     assert "十一月" in prompt(profile, clock, "我什么时候去日本来着")
+
+
+def test_a_plan_moved_to_another_day_keeps_what_it_was(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我和 boyfriend Kevin 计划12月20号去 Hokkaido 滑雪，去 Niseko，已经订了酒店")
+    clock.advance(timedelta(days=30))
+    say(profile, clock, "唉 Kevin 的 visa 没下来，trip 只能推迟到明年2月了，酒店也改好了")
+    block = prompt(profile, clock, "北海道的行程是什么时候来着")
+    assert "推迟到明年2月" in block and "hokkaido" in block.casefold() and "12月20" not in block
+
+
+def test_a_plan_sent_elsewhere_does_not_keep_the_old_place(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我和 Kevin 计划12月20号去 Hokkaido 滑雪")
+    clock.advance(timedelta(days=10))
+    say(profile, clock, "改到明年1月10号了，地点也换成长野了")
+    block = prompt(profile, clock, "滑雪的行程是什么时候来着")
+    assert "1月10" in block and "hokkaido" not in block.casefold()

@@ -42,6 +42,13 @@ def test_header_words_never_count_as_a_found_memory() -> None:
     assert memory_text(block).endswith("I like tea")
 
 
+def test_whom_a_memory_is_about_counts_as_what_the_model_sees() -> None:
+    block = '<user_memories>\n- [fact · 2026-09-08] "she\'s homesick for \\"home\\"" (about: "anneke")\n</user_memories>'
+    assert memory_text(block) == '[fact · 2026-09-08] she\'s homesick for "home" (about: anneke)'
+    assert score_probe(Probe(at=AT, query="q", expect=["Anneke"]), block, 1).passed
+    assert score_probe(Probe(at=AT, query="q", forbid=["anneke"]), block, 1).leaked == ["anneke"]
+
+
 def test_empty_block_passes_max_injected_zero() -> None:
     assert score_probe(Probe(at=AT, query="hi", max_injected=0), "", 0).passed
 
