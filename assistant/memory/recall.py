@@ -184,6 +184,12 @@ class Recaller:
                     f = q.feat(memory.id)
                     f.time = f.cue = 1.0
                     f.routes.add("plans")
+            # a plan further ahead that the question names ("滑雪的行程是什么时候" → "滑雪改到明年1月10号了")
+            for memory_id, memory in live.items():
+                f = q.feat(memory_id)
+                if memory.event_at is not None and memory.event_at >= q.now_ts and f.keyword > 0 and "plans" not in f.routes:
+                    f.time = 1.0
+                    f.routes.add("plans")
         relevance, order = self._rank(live, q.feats, q.now_ts)
         if "context" in opts.routes and opts.neighbours:
             # Context is worth its cost only around the leading candidates.

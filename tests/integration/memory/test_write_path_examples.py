@@ -625,6 +625,14 @@ def test_a_plan_moved_to_another_day_keeps_what_it_was(profile: Profile, clock: 
 def test_a_plan_sent_elsewhere_does_not_keep_the_old_place(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "我和 Kevin 计划12月20号去 Hokkaido 滑雪")
     clock.advance(timedelta(days=10))
-    say(profile, clock, "改到明年1月10号了，地点也换成长野了")
+    say(profile, clock, "滑雪改到明年1月10号了，地点也换成长野了")
     block = prompt(profile, clock, "滑雪的行程是什么时候来着")
     assert "1月10" in block and "hokkaido" not in block.casefold()
+
+
+def test_forgetting_someone_takes_what_was_said_of_them_by_a_pronoun(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my friend raj just got into med school", "他对 nuts 过敏，送礼要注意")
+    say(profile, clock, "forget everything about raj")
+    assert "nuts" not in contents(profile, None)
+    assert all("raj" not in " ".join(m.entities).casefold() for m in profile.store.list(status=None, limit=200))
+    assert "raj" not in prompt(profile, clock, "gift ideas for my friend").casefold()
