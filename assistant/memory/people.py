@@ -87,12 +87,14 @@ _BREEDS = (
 _BY_GROUP = {
     group: re.compile(
         rf"(?i)\b(?:{_words(0, (group,))}{'|' + _BREEDS[0] if group == 'pet' else ''})s?\b"
-        rf"|{_words(1, (group,))}{'|' + _BREEDS[1] if group == 'pet' else ''}"
+        rf"|{_words(1, (group,))}{'|' + _BREEDS[1] if group == 'pet' else ''}",
+        re.ASCII,
     )
     for group in PEOPLE
 }
 
-# The subject of a clause, when it is not the user.
+# The subject of a clause, when it is not the user. The patterns here take ASCII word
+# boundaries: "我的boss说" has one between 的 and boss, and one between boss and 说.
 # What may come before the subject: "and", "btw", "today", "对了", "今天"…
 # (and a cry: "哈哈 我同事家那只柯基叫旺财", "lol my sister just got engaged")
 _LEAD_EN = r"(?:(?:and|but|so|also|btw|oh|plus|then|anyway|today|yesterday|this morning|last night|lol|haha+|omg|ugh|wow)[\s,!.]+){0,2}"
@@ -102,7 +104,8 @@ _OTHER_EN = re.compile(
     r"|(?:he|she|they|he's|she's|they're|his|her|their)\b"
     # strangers: "the Uber driver", "a guy at the gym", "a stray cat"
     r"|(?:(?:the|this|that|some|a|an|my|our)\s+(?:[\w'-]+\s+)?|[\w'-]+\s+)(?:guy|girl|woman|man|lady|dude|person|stranger|driver|waiter|waitress|cashier)\b"
-    r"|(?:the|this|that|some|a|an)\s+(?:kid|stray)\b|stray (?:cat|dog)s?\b)"
+    r"|(?:the|this|that|some|a|an)\s+(?:kid|stray)\b|stray (?:cat|dog)s?\b)",
+    re.ASCII,
 )
 _OTHER_ZH = re.compile(
     rf"^{_LEAD_ZH}(?:(?:我|我们)?(?:的|家|家的)?\s*(?:{_ZH}|(?i:(?:{_EN})s?)\b)"
@@ -110,20 +113,22 @@ _OTHER_ZH = re.compile(
     # strangers: "旁边那个大哥", "隔壁老王", "楼下的小孩", "那个司机", "Grab 司机", "楼下那只流浪猫"
     r"|(?:旁边|隔壁|对面|前面|后面|前排|后排|楼上|楼下|路边|小区里?)?(?:的)?(?:那|这)?(?:个|位|只|条)?"
     r"(?:大哥|大姐|大叔|大爷|大妈|小哥|小姐姐|男的|女的|哥们|老外|司机|师傅|店员|服务员|小孩|老[王李张刘陈杨赵黄周吴]"
-    r"|流浪猫|流浪狗|野猫|野狗|(?i:[a-z]+\s?)(?:driver|司机)))"
+    r"|流浪猫|流浪狗|野猫|野狗|(?i:[a-z]+\s?)(?:driver|司机)))",
+    re.ASCII,
 )
 
 # Words that ask about others without saying which: any of them may matter.
 _ANYONE = re.compile(
     r"(?i)\b(?:we|us|our|ours|together|family|guests?|everyone|him|her|his|she|he|they|them|their|date night|anniversary|"
     r"party|potluck|get-together|hosting)\b"
-    r"|我们|咱们|一起|家人|家里人|全家|一家|客人|大家|聚餐|聚会|请客|家宴|(?<![其吉])他|她|(?<!其)它|约会"
+    r"|我们|咱们|一起|家人|家里人|全家|一家|客人|大家|聚餐|聚会|请客|家宴|(?<![其吉])他|她|(?<!其)它|约会",
+    re.ASCII,
 )
 
 ANYONE = frozenset(PEOPLE)
 
 # The user speaking of themself.
-FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b|我|咱")
+FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b|我|咱", re.ASCII)
 
 
 def _cjk(text: str) -> bool:
@@ -133,7 +138,8 @@ def _cjk(text: str) -> bool:
 # What someone gives the user is the user's: "朋友送了我一只柯基", "my brother got me a bike".
 # ("我哥送我妈去医院" is the brother's: what follows 送我 there is a person, not a thing)
 _TO_THE_USER = re.compile(
-    r"(?i)\b(?:gave|got|bought|sent|lent|left) me\b|(?:送|给|借|留)了我|(?:送|给|借|留)我(?:一|个|只|条|件|本|台|辆|张|套|束|份)"
+    r"(?i)\b(?:gave|got|bought|sent|lent|left) me\b|(?:送|给|借|留)了我|(?:送|给|借|留)我(?:一|个|只|条|件|本|台|辆|张|套|束|份)",
+    re.ASCII,
 )
 
 
@@ -150,10 +156,11 @@ _ALL_ZH = _words(1)
 _INTRODUCED = re.compile(
     rf"(?i)\b(?:my|our)\s+(?:(?:best|old|close|little|big|younger|older|new)\s+)?(?:{_ALL_EN})s?,?\s+(?:named\s+|called\s+)?(?P<en>[A-Za-z][a-z]{{1,14}})\b"
     rf"|\b(?P<cap>[A-Z][a-z]{{1,14}})\s+\((?:my|our)\s+(?:{_ALL_EN})\)"
-    rf"|(?:{_ALL_ZH})(?:(?:叫|名叫|名字叫)\s*(?P<zh>[\u4e00-\u9fff]{{2,3}})|(?:叫|名叫)?\s*(?P<lat>[A-Za-z][A-Za-z]{{1,14}})(?![A-Za-z]))"
+    rf"|(?:{_ALL_ZH})(?:(?:叫|名叫|名字叫)\s*(?P<zh>[\u4e00-\u9fff]{{2,3}})|(?:叫|名叫)?\s*(?P<lat>[A-Za-z][A-Za-z]{{1,14}})(?![A-Za-z]))",
+    re.ASCII,
 )
 # "他", "she", "him": a clause that speaks of someone named before it
-_PRONOUN = re.compile(r"(?i)\b(?:he|she|him|his|her|he's|she's|hers)\b|[他她](?!们)")
+_PRONOUN = re.compile(r"(?i)\b(?:he|she|him|his|her|he's|she's|hers)\b|[他她](?!们)", re.ASCII)
 
 
 def named_people(text: str) -> list[str]:

@@ -56,7 +56,9 @@ class Topic:
 
 
 def _rx(en: str, zh: str) -> re.Pattern[str]:
-    return re.compile(rf"(?i)\b(?:{en})\b|{zh}")
+    # ASCII word boundaries: in "换了Pixel 9 Pro" or "我quit了" the Chinese character before the
+    # English word is no letter of it (Python's default \b counts it as one)
+    return re.compile(rf"(?ia:\b(?:{en})\b)|{zh}")
 
 
 TOPICS: tuple[Topic, ...] = (
@@ -107,7 +109,7 @@ TOPICS: tuple[Topic, ...] = (
         r"strat|stratocaster|telecaster|les paul",
         r"吉他|贝斯|尤克里里|小提琴|大提琴|中提琴|钢琴|电钢琴|电子琴|架子鼓|萨克斯|小号|长笛|单簧管|古筝|二胡|琵琶|琴弦"),
         changes_only=True,
-        names=re.compile(r"\b(?:Fender|Squier|Gibson|Epiphone|Ibanez|Yamaha|Taylor|Martin|Roland|Kawai|Steinway)\b|雅马哈|卡瓦依")),
+        names=re.compile(r"\b(?:Fender|Squier|Gibson|Epiphone|Ibanez|Yamaha|Taylor|Martin|Roland|Kawai|Steinway)\b|雅马哈|卡瓦依", re.ASCII)),
     Topic("user.vehicle", True, _rx(
         r"car|cars|drive a|driving a|my (?:\w+ )?(?:civic|corolla|tesla|prius|golf|model [3sxy])|motorbike|motorcycle|scooter|e-?bike|bike|truck|van|suv|sold the|leased",
         r"车|开的是|驾照|电动车|摩托|自行车|单车|比亚迪|特斯拉|蔚来|小鹏|吉利|五菱|大众|丰田|本田|宝马|奔驰|奥迪"),
@@ -116,16 +118,16 @@ TOPICS: tuple[Topic, ...] = (
             r"\b(?:Toyota|Honda|Ford|Subaru|Mazda|Tesla|BMW|Audi|Volkswagen|VW|Hyundai|Kia|Nissan|Chevy|Chevrolet|Jeep|Volvo|Lexus|"
             # models people name alone ("卖掉 Civic 了，换了 Model 3")
             r"Civic|Corolla|Camry|Accord|Prius|Outback|Forester|RAV4|CR-V|F-150|Mustang|Wrangler|Model [3SXY]|"
-            r"Mercedes|Porsche|Peugeot|Renault|Skoda|Fiat|Dodge|BYD)\b"
+            r"Mercedes|Porsche|Peugeot|Renault|Skoda|Fiat|Dodge|BYD)\b", re.ASCII
         )),
     Topic("user.device.phone", True, _rx(
         r"phone|iphone|android|pixel|galaxy|oneplus",
         r"手机|苹果\d|华为Mate|华为P|小米\d|安卓"),
-        names=re.compile(r"\b(?:iPhone|Pixel|Galaxy S\d*|OnePlus|Xiaomi|Huawei|Redmi)\b|iPhone")),
+        names=re.compile(r"\b(?:iPhone|Pixel|Galaxy S\d*|OnePlus|Xiaomi|Huawei|Redmi)\b|iPhone", re.ASCII)),
     Topic("user.device.computer", True, _rx(
         r"laptop|macbook|thinkpad|pc|desktop|computer|chromebook|surface|linux|ubuntu|fedora|windows 1\d",
         r"电脑|笔记本|台式机"),
-        names=re.compile(r"\b(?:MacBook(?: Air| Pro)?|ThinkPad|Chromebook|Surface (?:Pro|Laptop)|XPS|iMac|Mac mini)\b|MacBook|ThinkPad")),
+        names=re.compile(r"\b(?:MacBook(?: Air| Pro)?|ThinkPad|Chromebook|Surface (?:Pro|Laptop)|XPS|iMac|Mac mini)\b|MacBook|ThinkPad", re.ASCII)),
     Topic("user.school", True, _rx(
         r"school|university|college|uni|degree|major|majoring|phd|master'?s|masters|master|bachelor'?s|mba|student|semester|thesis|grad school|class of",
         r"读研|读博|学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
@@ -134,7 +136,7 @@ TOPICS: tuple[Topic, ...] = (
         r"loan|budget|invoice|taxes|tax return|venmo|paypal|zelle|revolut|monzo|apple pay|autopay|direct deposit|earn|earns|income|"
         r"make (?:about |around )?\$?\d[\d,.]*k?|\d[\d,.]*k (?:a|per) year|a year|per month|/mo",
         r"银行|建行|工行|农行|中行|招行|交行|信用卡|储蓄卡|工资卡|工资|薪水|房租|房贷|车贷|贷款|预算|报销|账单|支付宝|微信支付|花呗|转账|存款|理财|基金|股票|交税|个税"),
-        names=re.compile(r"\b(?:Chase|Barclays|HSBC|Citi(?:bank)?|Wells Fargo|Bank of America|Santander|Lloyds|Natwest|Deutsche Bank|ING|Revolut|Monzo|Visa|Mastercard|Amex)\b")),
+        names=re.compile(r"\b(?:Chase|Barclays|HSBC|Citi(?:bank)?|Wells Fargo|Bank of America|Santander|Lloyds|Natwest|Deutsche Bank|ING|Revolut|Monzo|Visa|Mastercard|Amex)\b", re.ASCII)),
     Topic("user.likes", False, _rx(
         r"love|loves|like|likes|enjoy|enjoys|into|fan of|favou?rite|hobby|hobbies|play|plays|playing|learning|collect|collecting|"
         r"hate|hates|can't stand|prefer|prefers|obsessed|listen to|watch|read|reading|hiking|climbing|baking|cooking|painting|guitar|piano|"
@@ -180,7 +182,8 @@ CHANGE = re.compile(
     r"(?i)\b(?:moved|moving|relocated|now|anymore|any more|no longer|not \w+ anymore|quit|left|resigned|switched|changed|sold|"
     r"new|just started|started|starting|start at|joining|joined|join(?=\s+(?-i:[A-Z]))|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|upgraded|replaced|traded in|"
     r"signed (?:the|a|our) lease|got (?:the|our) keys|picked up (?:the|our) keys|closed on|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at)\b"
-    r"|(?i:give up)\s*了|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|" + _STOPPED_MIXED + r"|开始|新|拿到钥匙|交房|入职|第.天"
+    r"|(?i:give up)\s*了|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|" + _STOPPED_MIXED + r"|开始|新|拿到钥匙|交房|入职|第.天",
+    re.ASCII,
 )
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
@@ -189,12 +192,14 @@ ENDED = re.compile(
     r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice"
     r"|(?i:give up)\s*了|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
     # "豆豆走了": a name and 走了, all the clause says, is a death
-    r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥"
+    r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥",
+    re.ASCII,
 )
 # Better again: what kept the user from things is over ("physio cleared me", "医生说恢复得挺好").
 RECOVERED = re.compile(
     r"(?i)\b(?:cleared me|all[- ]clear|healed|recovered|back to normal|fully fit|good as new)\b"
-    r"|痊愈|康复|恢复得.{0,2}(?:好|不错)|(?:可以|能)正常.{0,3}了|复查.{0,3}(?:没问题|不错|正常|挺好)|好利索了"
+    r"|痊愈|康复|恢复得.{0,2}(?:好|不错)|(?:可以|能)正常.{0,3}了|复查.{0,3}(?:没问题|不错|正常|挺好)|好利索了",
+    re.ASCII,
 )
 _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9fffA-Za-z]{1,8}?(?=搬|到|去|调|跳|换|转|回)")
 

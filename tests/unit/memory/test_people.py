@@ -23,6 +23,7 @@ from assistant.memory.people import ANYONE, about_someone_else, admits, people_a
         "对了楼下那只流浪猫又生了一窝小猫",
         "a stray cat had kittens under our porch",
         "today my boss yelled at the whole team",
+        "我的boss说下周要出差",  # no spaces round the English word
     ],
 )
 def test_a_clause_about_someone_else(clause: str) -> None:
@@ -96,6 +97,7 @@ def test_a_pet_named_with_its_owner_is_the_owners() -> None:
         ("my mom loves gardening", []),  # what she does, not her name
         ("my friend is coming over", []),
         ("我朋友刚拿到offer", []),  # no 叫: 刚拿到 is no name
+        ("我朋友raj说他对nuts过敏", ["raj"]),  # no spaces round the English words
     ],
 )
 def test_a_person_named_by_who_they_are(text: str, names: list[str]) -> None:

@@ -78,3 +78,15 @@ def test_moving_ones_things_to_a_new_phone_is_no_move() -> None:
 
     assert "user.city" not in {t.slot for t in cue_topics("moved everything over, kind of weird but I like it")}
     assert "user.city" in {t.slot for t in cue_topics("I moved to Denver last week")}
+
+
+@pytest.mark.parametrize(
+    ("clause", "slot"),
+    [
+        ("最后还是换了Pixel 9 Pro", "user.device.phone"),  # no space between 了 and the name
+        ("上个月我quit了", "user.job"),
+        ("卖了Civic，换了Model 3", "user.vehicle"),
+    ],
+)
+def test_english_words_in_chinese_without_spaces(clause: str, slot: str) -> None:
+    assert slot in [t.slot for t in cue_topics(clause)]
