@@ -26,7 +26,9 @@ from assistant.memory.people import about_someone_else
 # Where a Chinese sentence may be cut: commas, enumeration marks, and connectives that start
 # a new statement. The connective stays with the clause it opens.
 _ZH_CUT = re.compile(
-    r"[，、：～~]+\s*|(?<!\d)[,:](?!\d)\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"  # not "16:8", "1,450"
+    r"[，：～~]+\s*|(?<!\d)[,:](?!\d)\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"  # not "16:8", "1,450"
+    # an enumeration mark, not between the days of "周一、三、五"
+    r"|(?<![一二三四五六日天])、+\s*|、+(?!\s*[一二三四五六日天])\s*"
     # a space between two Chinese words ("好嘞 我去看看"), not around a Latin word in mixed text
     # ("一家叫 Lumora 的电商公司")
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"

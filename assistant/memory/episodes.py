@@ -91,6 +91,11 @@ _HABIT = re.compile(
     r"(?i)\b(?:usually|always|normally|generally|often|every|each|most)\b|一般|通常|平时|每(?:个|周|天|次|年|月)?|总是|经常|常常|老是"
     # "pottery classes on wednesday nights", "I swim on Tuesdays": a weekday in the plural is a routine
     r"|(?i:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s|\s+(?:nights|mornings|evenings|afternoons))\b)"
+    # several weekdays in one breath, or the working week: "周二四六", "周一、三、五", "Mon/Wed/Fri",
+    # "weeknights", "工作日"
+    r"|(?:周|星期|礼拜)[一二三四五六日天](?:[、,，/]?[一二三四五六日天])+"
+    r"|(?i:\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:/(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun))+\b)"
+    r"|(?i:\b(?:weekdays|weeknights|weekends|workdays)\b)|工作日"
 )
 # Something moved to another day ("moved the recital to saturday", "婚礼改到五一"), not the user
 # moving home ("I moved to Lisbon on March 3").

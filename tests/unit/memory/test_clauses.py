@@ -19,6 +19,9 @@ def texts(message: str) -> list[str]:
          ["Hi", "I'm Priya Raman", "I teach chemistry at a school in Leeds"]),
         # a space around a Latin word in Chinese text is not a cut
         ("我现在在一家叫 Lumora 的电商公司做 QA engineer", ["我现在在一家叫 Lumora 的电商公司做 QA engineer"]),
+        # the days of "周一、三、五" are one clause; a list of things is still cut
+        ("我周一、三、五去游泳", ["我周一、三、五去游泳"]),
+        ("我喜欢苹果、香蕉", ["我喜欢苹果", "香蕉"]),
         ("My doctor says I have 轻度脂肪肝 (mild fatty liver)，要我每周运动150分钟",
          ["My doctor says I have 轻度脂肪肝 (mild fatty liver)", "要我每周运动150分钟"]),
         # what follows a comma and "so please" is addressed to the assistant
