@@ -132,6 +132,13 @@ _ENTITY = re.compile(
     r"(?<=\w\s)[A-Z][a-z]{2,}|\d|[A-Z]{2,}|(?:叫|名叫|名字是|取名|起名)[\u4e00-\u9fff]{2,3}|(?i:\b(?:named|called)\s+[a-z]{2,})"
 )
 _WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9']+")
+# A clause that only says the user is correcting themself ("昨天说错了", "sorry, I meant"): what
+# they correct is in the clause that follows.
+_CORRECTING = re.compile(
+    r"(?i)^(?:(?:sorry|oops|wait|actually|oh)[\s,!.]*)*(?:i meant|i misspoke|my bad|typo|correction|scratch that|i got (?:that|it) wrong|i said (?:that |it )?wrong)"
+    r"[\s,!.:~]*$"
+    r"|^(?:更正|纠正|订正)(?:一下)?$|^(?:不好意思|抱歉|哦|啊)?[，,\s]*我?(?:昨天|前天|刚才|刚刚|之前|上次|上回)?(?:说错|记错|写错|打错|讲错|搞错)了?$|^口误$"
+)
 _REMEMBER = re.compile(
     r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also|oh|btw)[\s,]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:remember|don't forget|do not forget|note|keep in mind|make a note|save|memori[sz]e)"
     r"(?:\s+(?:this|that|for me))?\s*(?:that\b|:|,|-|：)?\s*"
@@ -229,6 +236,8 @@ class NoiseFilter:
             return Verdict(False, "instruction to the assistant (possible prompt injection)")
         if GREETING.match(text) or THANKS.match(text):
             return Verdict(False, "greeting, thanks or acknowledgement")
+        if _CORRECTING.match(text.strip(" !！。.~～")):
+            return Verdict(False, "says only that a correction follows")
         lang = language(text)
         lead = _INTERJECTION.match(text)
         if lead is not None and _size(text[lead.end():]) >= (6 if lang == "zh" else 4) and not _HEDGE.match(text, lead.end()):

@@ -387,8 +387,9 @@ def _kids(s: Sentence, now: datetime) -> Iterator[Candidate]:
     if m:
         rel, what = m.group(1), m.group(2)
         rel_key = FAMILY_ZH.get(rel, "child")
+        grade = what.removeprefix("是")  # "我儿子是四年级": the value is 四年级
         yield make(s, f"用户的{rel}{what}。", Category.FACT, slot=f"user.family.{rel_key}.age",
-                   value=what, entities=[rel, what], importance=4)
+                   value=grade, entities=[rel, grade], importance=4)
 
 
 def _relative_job(s: Sentence, now: datetime) -> Iterator[Candidate]:

@@ -120,6 +120,12 @@ def test_a_name_given_or_a_place_named_is_kept(embedder: SentenceTransformerEmbe
     assert kept in [e.body for e in capture(embedder, text)]
 
 
+def test_saying_one_is_correcting_oneself_is_no_memory(embedder: SentenceTransformerEmbedder) -> None:
+    kept = [e.body for e in capture(embedder, "更正一下 昨天说错了 我儿子是四年级 暑假刚升上去的")]
+    assert kept == ["我儿子是四年级 暑假刚升上去的"]
+    assert capture(embedder, "oops, my bad") == []
+
+
 def test_the_weather_alone_is_still_small_talk(embedder: SentenceTransformerEmbedder) -> None:
     assert capture(embedder, "the weather is lovely today") == []
 
