@@ -376,6 +376,14 @@ class TopicClassifier:
 
 
 _MOVED_TO = re.compile(r"(?i)\b(?:moved|relocated|relocating|moving)\s+(?:back\s+)?to\s+(?-i:[A-Z])|搬到|搬去|搬回")
+# Where the user comes from, which a move does not change ("我老家成都的" stays when "现在住南山"
+# comes; "I grew up in Ohio" when "I live in Denver" does).
+HOMETOWN = re.compile(
+    r"(?i)\b(?:my hometown|home town|grew up in|i'm from|i am from|originally from|born and raised in|was born in|back home in)\b"
+    r"|老家|家乡|故乡|出生在|土生土长|我是[\u4e00-\u9fff]{2,4}人"
+)
+# A clause that tells of living somewhere now, beside where the user comes from
+LIVES_NOW = re.compile(r"(?i)\b(?:live|lives|living|moved|relocated|based in|now)\b|住|搬|现在|定居")
 
 
 def _longest_cue(clause: str, cued: list[Topic]) -> Topic | None:
@@ -411,6 +419,8 @@ def _nearest(labels: Sequence[Topic], sims: Sequence[float], top: int = 2) -> di
 
 __all__ = [
     "BY_SLOT",
+    "HOMETOWN",
+    "LIVES_NOW",
     "CHANGE",
     "RESCHEDULED",
     "SINGLE",

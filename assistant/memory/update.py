@@ -31,6 +31,8 @@ from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
     ENDED,
+    HOMETOWN,
+    LIVES_NOW,
     RECOVERED,
     RESCHEDULED,
     SINGLE,
@@ -90,6 +92,10 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
         return False
     if topic.changes_only:
         return CHANGE.search(text) is not None
+    if topic.slot == "user.city" and HOMETOWN.search(old.content) and not HOMETOWN.search(text):
+        return False  # a move leaves where the user comes from
+    if topic.slot == "user.city" and HOMETOWN.search(text) and not HOMETOWN.search(old.content) and not LIVES_NOW.search(text):
+        return False  # "I grew up in Ohio" leaves where the user lives
     new = {normalize(value)} if value else new_values(text)
     before = value_words(old.content)
     if new and before:
@@ -422,8 +428,11 @@ class UpdateDecision:
         if replaced:
             topics = {m.topic for m in replaced if m.topic}
             days = {m.event_at for m in replaced if m.category is Category.GOAL}  # a plan's other parts
+            homes = any(HOMETOWN.search(m.content) for m in replaced)
             for memory in store.siblings(replaced):
                 same_plan = memory.category is Category.GOAL and memory.event_at in days
+                if memory.topic == "user.city" and not homes and HOMETOWN.search(memory.content):
+                    continue  # "I grew up in Ohio. I live in Boston.": a move leaves where they grew up
                 if memory.id not in taken and (memory.topic in topics or same_plan) and memory.created_at != at:
                     out.append(memory)
                     taken.add(memory.id)

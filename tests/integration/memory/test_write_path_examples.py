@@ -63,6 +63,30 @@ def test_a_move_supersedes_where_the_user_lived(profile: Profile, clock: ManualC
     assert any("Boston" in m.content for m in profile.store.list(status=Status.SUPERSEDED))  # history keeps it
 
 
+@pytest.mark.parametrize(
+    ("before", "move", "home", "old_city"),
+    [
+        ("I grew up in Ohio. I live in Boston.", "I just moved from Boston to Denver last week.", "grew up in Ohio", "lives in Boston"),
+        ("我老家成都的，前年来深圳上班，现在住南山", "终于搬完了，现在住广州天河", "老家成都", "住南山"),
+    ],
+)
+def test_a_move_leaves_where_the_user_comes_from(
+    profile: Profile, clock: ManualClock, before: str, move: str, home: str, old_city: str
+) -> None:
+    say(profile, clock, before)
+    clock.advance(timedelta(days=30))
+    say(profile, clock, move)
+    assert home in contents(profile) and old_city not in contents(profile)
+
+
+def test_a_correction_supersedes_what_it_corrects(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我儿子今年上三年级 天天作业写到十一点 正常吗")
+    clock.advance(timedelta(hours=10))
+    say(profile, clock, "更正一下 昨天说错了 我儿子是四年级 暑假刚升上去的")
+    block = prompt(profile, clock, "帮我找点适合我儿子年级的课外书")
+    assert "四年级" in block and "三年级" not in block and "说错了" not in contents(profile)
+
+
 def test_no_memory_points_back_at_nothing(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "I moved to Lisbon in March and I love it here")
     assert "likes it here" not in contents(profile)
