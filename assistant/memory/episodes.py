@@ -88,7 +88,9 @@ _PAST = re.compile(
 )
 # "周末一般去爬山", "I usually swim on Tuesdays": a habit, not a plan for that day.
 _HABIT = re.compile(
-    r"(?i)\b(?:usually|always|normally|generally|often|every|each|most)\b|一般|通常|平时|每(?:个|周|天|次|年|月)?|总是|经常|常常|老是"
+    r"(?i)\b(?:usually|always|normally|generally|often|every|each|most|whenever)\b|一般|通常|平时|每(?:个|周|天|次|年|月)?|总是|经常|常常|老是"
+    # "周末没事就去水库钓鱼", "有空就去": whenever there is time
+    r"|没事就|没事儿就|有空就|一有空|有时间就|闲了就|得空就"
     # "pottery classes on wednesday nights", "I swim on Tuesdays": a weekday in the plural is a routine
     r"|(?i:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s|\s+(?:nights|mornings|evenings|afternoons))\b)"
     # several weekdays in one breath, or the working week: "周二四六", "周一、三、五", "Mon/Wed/Fri",

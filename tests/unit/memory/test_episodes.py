@@ -50,7 +50,8 @@ def test_the_rest_of_a_dated_sentence_shares_its_day(embedder: SentenceTransform
     assert [e.candidate.event_at.date().isoformat() for e in episodes if e.candidate and e.candidate.event_at] == ["2026-03-06", "2026-03-06"]
 
 
-@pytest.mark.parametrize("text", ["现在改成周二四六晚上下班后去健身房", "我周一、三、五去游泳", "I swim Mon/Wed/Fri before work", "weeknights I tutor maths online"])
+@pytest.mark.parametrize("text", ["现在改成周二四六晚上下班后去健身房", "我周一、三、五去游泳", "I swim Mon/Wed/Fri before work", "weeknights I tutor maths online",
+                                  "周末有空就去水库钓鱼"])
 def test_several_weekdays_are_a_routine_not_a_plan(embedder: SentenceTransformerEmbedder, text: str) -> None:
     (episode,) = capture(embedder, text)
     assert episode.candidate is not None and episode.candidate.event_at is None and episode.candidate.expires_at is None
