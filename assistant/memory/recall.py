@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -473,13 +474,29 @@ class Recaller:
                 feats[memory_id].routes.add("keyword")
 
 
+# How the user wants to be answered is often several wishes in one breath ("以后简短点，直接给
+# 结论，不要emoji"): a few more of them reach the prompt, the wishes before the complaints
+# ("看着累") that came with them.
+_STYLE_PER_TOPIC = 4
+_STYLE_WISH = re.compile(
+    r"(?i)\b(?:please|pls|keep|don't|dont|do not|no|always|never|just|prefer|use|give me|reply|answer|write|stop)\b"
+    r"|以后|不要|别|请|直接|简短|简洁|只要|用中文|用英文|说重点|少点|多点|少用|多用"
+)
+
+
 def _best_of_topic(topic: str, group: list[Memory], n: int) -> list[Memory]:
     """The first `n` of a topic's memories (semantic, then newest), those whose own words are
     about it before those that only continue a clause that was ("现在在成都，火锅串串天天吃，胖了
     三斤": the city is 成都, not the hotpot)."""
+    if topic == "user.reply_style":
+        n = max(n, _STYLE_PER_TOPIC)
     if len(group) <= n:
         return group
     own = [m for m in group if any(t.slot == topic for t in clause_topics(m.content))]
+    if topic == "user.reply_style":
+        # a wish said after the first ("以后简短点，直接给结论") has no style word of its own
+        wishes = [m for m in group if m.kind is Kind.SEMANTIC or _STYLE_WISH.search(m.content)]
+        return (wishes + [m for m in own if m not in wishes] + [m for m in group if m not in own and m not in wishes])[:n]
     return (own + [m for m in group if m not in own])[:n]
 
 

@@ -503,6 +503,10 @@ def _value_problem(candidate: Candidate, message: str) -> str | None:
     ("likes: yes") stands for the thing its slot names (`user.likes.龙井茶`)."""
     if not candidate.slot or not candidate.value:
         return None
+    if candidate.slot.startswith("user.reply_style."):
+        # a code from the rule's own table ("short", "Chinese" for "回答简短一点", "用中文回答"),
+        # its sentence the rule's: nothing of it is cut from the message
+        return None
     value = candidate.value
     if value in ("yes", "no"):
         value = next((e for e in candidate.entities if normalize(e) in normalize(message)), candidate.slot.rsplit(".", 1)[-1])

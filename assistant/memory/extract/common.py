@@ -361,12 +361,20 @@ def forget_slot(target: str) -> str | None:
 StyleRule = tuple[str, str, str, str]
 
 
+# "再正式一点", "make it shorter": the last answer revised, once, not how to answer from now on
+# (unless the sentence says so: "以后都正式一点", "always keep it short").
+_REVISE = re.compile(r"(?i)^(?:我\s?)?(?:再|改得|改成|写得|弄得|稍微|这段|这句|这个)|\bmake (?:it|this|that)\b")
+_FROM_NOW = re.compile(r"(?i)以后|今后|每次|一直|总是|平时|\b(?:from now on|always|in general|every time|going forward)\b")
+
+
 def reply_styles(
     s: Sentence, table: Sequence[StyleRule], *, flags: str = "",
     tone: Callable[[re.Match[str]], tuple[str, str]] | None = None,
 ) -> Iterator[Candidate]:
     """One preference per aspect of the reply (length, emoji, format, tone) the sentence asks
     for, the first rule of the table that matches it; `tone` words the tone rule's match."""
+    if _REVISE.search(s.text) and not _FROM_NOW.search(s.text):
+        return
     done: set[str] = set()
     for rx, aspect, value, content in table:
         m = re.search(flags + rx, s.text) if aspect not in done else None

@@ -79,6 +79,20 @@ def test_a_move_leaves_where_the_user_comes_from(
     assert home in contents(profile) and old_city not in contents(profile)
 
 
+@pytest.mark.parametrize(("message", "fact"), [("以后用中文回答我", "用户希望用中文回复。"), ("回答简短一点", "用户希望回答简短。")])
+def test_a_chinese_reply_style_is_a_fact(profile: Profile, clock: ManualClock, message: str, fact: str) -> None:
+    # its value is a code ("Chinese", "short") that the message does not contain
+    say(profile, clock, message)
+    assert fact in contents(profile)
+
+
+def test_every_wish_of_how_to_answer_reaches_any_prompt(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "你每次回答都好长，还一堆表情符号，看着累。以后简短点，直接给结论，不要emoji")
+    clock.advance(timedelta(days=14))
+    block = prompt(profile, clock, "通货膨胀到底是怎么回事？")
+    assert "结论" in block and ("emoji" in block or "表情" in block)
+
+
 def test_a_correction_supersedes_what_it_corrects(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "我儿子今年上三年级 天天作业写到十一点 正常吗")
     clock.advance(timedelta(hours=10))

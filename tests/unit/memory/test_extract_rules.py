@@ -97,6 +97,15 @@ def test_slot_facts(text: str, slot: str, value: str | None) -> None:
     assert got[slot] == value
 
 
+@pytest.mark.parametrize("text", ["再正式一点", "我再正式一点", "稍微简短一点", "make it shorter and more formal"])
+def test_revising_the_last_answer_is_no_reply_style(text: str) -> None:
+    assert not any(s.startswith("user.reply_style") for s in slots(text))
+
+
+def test_a_revision_said_to_last_is_a_reply_style() -> None:
+    assert slots("以后都正式一点")["user.reply_style.tone"] == "formal"
+
+
 def test_content_is_about_the_user_in_their_language() -> None:
     (en,) = run("I live in Hangzhou")
     assert en.content == "User lives in Hangzhou."
