@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assistant.memory.embedder import Embedder
-from assistant.memory.extract.common import ZH_CITIES
+from assistant.memory.extract.common import WORLD_CITIES, ZH_CITIES
 from assistant.memory.people import about_someone_else, people_in
 from assistant.memory.prototypes import TOPIC_PROTOTYPES
 from assistant.memory.similarity import floors, script, skill
@@ -69,7 +69,10 @@ TOPICS: tuple[Topic, ...] = (
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
         rf"^(?:我|我们|我家)?(?:现在|目前|一直|也|还|已经)?(?:人)?在(?:{'|'.join(ZH_CITIES)})(?:市|这边|那边)?(?:了|啦|呢|啊|呀|哦)*$"
         # code-switched: "还好我 still in 深圳"
-        rf"|(?i:\b(?:still|now|currently|back|living|based) in)\s*(?:{'|'.join(ZH_CITIES)})")),
+        rf"|(?i:\b(?:still|now|currently|back|living|based) in)\s*(?:{'|'.join(ZH_CITIES)})"
+        # "i'm in leeds, rained all week": a known city as where the user is (not "im in new york
+        # this week for work": a trip)
+        rf"|(?i:\b(?![^.!?]*\b(?:this week|this weekend|today|tonight|for work|for a (?:few|couple)|on a trip|trip|visiting|conference|until|till)\b)(?:i'm|im|i am|we're|we are)\s+(?:still\s+|now\s+|currently\s+|back\s+)?(?:in|based in)\s+(?:{'|'.join(sorted(map(re.escape, WORLD_CITIES), key=len, reverse=True))})\b)")),
     Topic("user.job", True, _rx(
         r"work|works|working|worked|job|jobs|career|employer|company|hired|joined|quit|resigned|laid off|fired|promoted|"
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|dev|devs|"

@@ -90,3 +90,9 @@ def test_moving_ones_things_to_a_new_phone_is_no_move() -> None:
 )
 def test_english_words_in_chinese_without_spaces(clause: str, slot: str) -> None:
     assert slot in [t.slot for t in cue_topics(clause)]
+
+
+def test_a_known_city_where_the_user_is() -> None:
+    assert "user.city" in [t.slot for t in cue_topics("i'm in leeds, rained all week obviously")]
+    assert "user.city" not in [t.slot for t in cue_topics("im in new york this week for work")]  # a trip
+    assert cue_topics("I'm in a meeting") == []
