@@ -249,6 +249,10 @@ def _diet(s: Sentence, now: datetime) -> Iterator[Candidate]:
 
 _LANGS = {"中文": "Chinese", "汉语": "Chinese", "普通话": "Chinese", "英文": "English", "英语": "English",
           "日语": "Japanese", "日文": "Japanese", "粤语": "Cantonese", "韩语": "Korean"}  # fmt: skip
+# the same languages named in English inside Chinese ("以后跟我聊天就用 English 吧")
+_LANGS_EN = {"english": "English", "chinese": "Chinese", "mandarin": "Chinese", "japanese": "Japanese",
+             "cantonese": "Cantonese", "korean": "Korean"}  # fmt: skip
+_LANG_WORD = "中文|英文|英语|汉语|普通话|日语|日文|粤语|韩语|(?i:english|chinese|mandarin|japanese|cantonese|korean)"
 _STYLE: tuple[StyleRule, ...] = (
     (r"(?:回答|回复|答案|说话|解释)(?:要|请|尽量|都|可以)?(?:简短|简洁|短一?点|短些|精简|简单一?点)|简短(?:一?点|些)|(?:别|不要)(?:太)?(?:啰嗦|长篇大论|写太长|说太多)|少说(?:点)?废话|言简意赅", "length", "short", "用户希望回答简短。"),
     (r"(?:回答|解释)(?:要|请|尽量)?(?:详细|具体)(?:一?点|些)?|(?:详细|具体)(?:一?点|些)(?:回答|解释)?$", "length", "detailed", "用户希望回答详细一些。"),
@@ -264,10 +268,12 @@ _STYLE: tuple[StyleRule, ...] = (
 def _reply_style(s: Sentence, now: datetime) -> Iterator[Candidate]:
     t = s.text
     m = re.search(r"(?:用|说|讲)(中文|英文|英语|汉语|普通话|日语|日文|粤语|韩语)(?:来)?(?:回答|回复|回我|和我|跟我|交流|聊天|说话|写)|(?:回答|回复)(?:都)?(?:请)?用(中文|英文|英语|汉语|日语|粤语|韩语)", t)
+    # the talk named first: "以后跟我聊天就用 English 吧", "回复我都用英文"
+    m = m or re.search(rf"(?:回答|回复|回我|和我|跟我|交流|聊天|说话)[^，。,；;]{{0,6}}?(?:都|就|请|要)?(?:用|说)\s?({_LANG_WORD})(?![A-Za-z])", t)
     if m:
-        word = m.group(1) or m.group(2)
+        word = m.group(1) or (m.group(2) if m.lastindex and m.lastindex >= 2 else None) or ""
         yield make(s, f"用户希望用{word}回复。", Category.PREFERENCE, slot="user.reply_style.language",
-                   value=_LANGS[word], entities=[word], importance=4)
+                   value=_LANGS.get(word) or _LANGS_EN[word.lower()], entities=[word], importance=4)
     yield from reply_styles(s, _STYLE)
 
 

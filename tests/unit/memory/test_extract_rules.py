@@ -86,6 +86,8 @@ def slots(text: str) -> dict[str | None, str | None]:
         ("please answer in Chinese", "user.reply_style.language", "Chinese"),
         ("don't use emojis", "user.reply_style.emoji", "no"),
         ("用中文回答我", "user.reply_style.language", "Chinese"),
+        ("以后跟我聊天就用 English 吧", "user.reply_style.language", "English"),  # the talk named first
+        ("回复我都用英文", "user.reply_style.language", "English"),
         ("回答简短一点", "user.reply_style.length", "short"),
         ("别用表情", "user.reply_style.emoji", "no"),
         ("以后不要用emoji", "user.reply_style.emoji", "no"),
