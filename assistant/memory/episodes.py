@@ -99,6 +99,18 @@ _HABIT = re.compile(
     r"|(?i:\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:/(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun))+\b)"
     r"|(?i:\b(?:weekdays|weeknights|weekends|workdays)\b)|工作日"
 )
+_WEEKDAY = re.compile(
+    r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b|\bweek(?:ly|nights?|ends?|days?)?\b"
+    r"|周[一二三四五六日天末]|星期|礼拜|工作日"
+)
+
+
+def weekly_routine(text: str) -> bool:
+    """Whether `text` tells something the user does on days of the week ("pottery classes on
+    wednesday nights", "我 gym 是每周一三五", "打算 Mon/Wed/Fri 早上 7 点去")."""
+    return _HABIT.search(text) is not None and _WEEKDAY.search(text) is not None
+
+
 # Something moved to another day ("moved the recital to saturday", "婚礼改到五一"), not the user
 # moving home ("I moved to Lisbon on March 3").
 _MOVED_A_DAY = re.compile(

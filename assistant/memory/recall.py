@@ -33,6 +33,7 @@ from assistant.memory.cues import (
     is_personal,
 )
 from assistant.memory.cues import matches as cue_matches
+from assistant.memory.episodes import weekly_routine
 from assistant.memory.people import admits, people_asked
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
@@ -185,6 +186,16 @@ class Recaller:
                     f = q.feat(memory.id)
                     f.time = f.cue = 1.0
                     f.routes.add("plans")
+            # the week's routines, for a question about the week ("what does my week look like,
+            # anything regular?" → "pottery classes on wednesday nights"): no day ahead dates them
+            if _WEEK_ASK.search(q.text) and (match := match_expression(_ROUTINE_TERMS)):
+                found = self.service.store.get_many([i for i, _ in self.service.store.keyword_search(match, opts.candidates)])
+                for memory in found.values():
+                    if memory.category is not Category.GOAL and weekly_routine(memory.content) and _usable(memory, q.now_ts, opts.with_review):
+                        live.setdefault(memory.id, memory)
+                        f = q.feat(memory.id)
+                        f.cue = 1.0
+                        f.routes.add("plans")
             # a plan further ahead that the question names ("滑雪的行程是什么时候" → "滑雪改到明年1月10号了")
             for memory_id, memory in live.items():
                 f = q.feat(memory_id)
@@ -472,6 +483,14 @@ class Recaller:
             if got > 0:
                 feats[memory_id].keyword = got / denominator
                 feats[memory_id].routes.add("keyword")
+
+
+# A question about the user's week, and the words its routines are told with.
+_WEEK_ASK = re.compile(r"(?i)\b(?:week|weekly|regular|routine|schedule|usually)\b|周|日程|安排|哪几天|星期|礼拜")
+_ROUTINE_TERMS = tokens(
+    "mondays tuesdays wednesdays thursdays fridays saturdays sundays mon tue wed thu fri weekly weeknights weekends every "
+    "每周 周一 周二 周三 周四 周五 周六 周日 周末 工作日 星期 礼拜"
+)
 
 
 # How the user wants to be answered is often several wishes in one breath ("以后简短点，直接给

@@ -79,6 +79,20 @@ def test_a_move_leaves_where_the_user_comes_from(
     assert home in contents(profile) and old_city not in contents(profile)
 
 
+@pytest.mark.parametrize(
+    ("told", "asked", "thing"),
+    [
+        ("on a happier note i'm starting pottery classes on wednesday nights", "what does my week look like, anything regular?", "pottery"),
+        ("我 gym 是每周一三五，早上 7 点", "这周的安排帮我理一下", "gym"),
+    ],
+)
+def test_a_question_about_the_week_finds_its_routines(profile: Profile, clock: ManualClock, told: str, asked: str, thing: str) -> None:
+    say(profile, clock, told)
+    clock.advance(timedelta(days=3))
+    assert thing in prompt(profile, clock, asked)
+    assert thing not in prompt(profile, clock, "what is the capital of France?")
+
+
 @pytest.mark.parametrize(("message", "fact"), [("以后用中文回答我", "用户希望用中文回复。"), ("回答简短一点", "用户希望回答简短。")])
 def test_a_chinese_reply_style_is_a_fact(profile: Profile, clock: ManualClock, message: str, fact: str) -> None:
     # its value is a code ("Chinese", "short") that the message does not contain
