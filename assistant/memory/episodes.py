@@ -100,7 +100,8 @@ _HABIT = re.compile(
     r"|(?i:\b(?:weekdays|weeknights|weekends|workdays)\b)|工作日"
 )
 _WEEKDAY = re.compile(
-    r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b|\bweek(?:ly|nights?|ends?|days?)?\b"
+    # (not a bare "sat" or "sun": "I sat down", "the sun")
+    r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|tues|wed|thu|thur|thurs|fri)\b|\bweek(?:ly|nights?|ends?|days?)?\b"
     r"|周[一二三四五六日天末]|星期|礼拜|工作日"
 )
 
@@ -109,6 +110,18 @@ def weekly_routine(text: str) -> bool:
     """Whether `text` tells something the user does on days of the week ("pottery classes on
     wednesday nights", "我 gym 是每周一三五", "打算 Mon/Wed/Fri 早上 7 点去")."""
     return _HABIT.search(text) is not None and _WEEKDAY.search(text) is not None
+
+
+_ZH_DAYS = "一二三四五六日"
+_ZH_DAY_RUN = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天](?:[、,，/和]?[一二三四五六日天])*)")
+_EN_DAY = re.compile(r"(?i)\b(?:(mon|tue|wed|thu|fri)(?:s|days?|sdays?|nesdays?|rsdays?)?|(sat)urdays?|(sun)days?)\b")
+
+
+def weekdays_of(text: str) -> frozenset[int]:
+    """The days of the week `text` names, 1 = Monday ("周二四六" → {2, 4, 6}, "Mon/Wed" → {1, 3})."""
+    days = {_ZH_DAYS.index("日" if ch == "天" else ch) + 1 for m in _ZH_DAY_RUN.finditer(text) for ch in m.group(1) if ch in _ZH_DAYS + "天"}
+    days |= {("mon", "tue", "wed", "thu", "fri", "sat", "sun").index((m.group(1) or m.group(2) or m.group(3)).lower()) + 1 for m in _EN_DAY.finditer(text)}
+    return frozenset(days)
 
 
 # Something moved to another day ("moved the recital to saturday", "婚礼改到五一"), not the user

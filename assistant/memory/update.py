@@ -21,7 +21,7 @@ from datetime import timedelta, tzinfo
 import numpy as np
 
 from assistant.clock import from_ts, to_ts
-from assistant.memory.episodes import dated
+from assistant.memory.episodes import dated, weekdays_of, weekly_routine
 from assistant.memory.glossary import things_named
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
@@ -74,16 +74,32 @@ def _naming_the_plan(candidate: Candidate, replaced: list[Memory]) -> Candidate:
     """A plan moved to another day ("trip 只能推迟到明年2月了") is still the plan it replaces:
     it keeps the names that one had and the things it named (Hokkaido, Niseko, Kevin, 滑雪) —
     not its day — so a question that names them finds it and the prompt says what it is."""
+    return _carrying_names(candidate, [m for m in replaced if m.category is Category.GOAL and m.event_at])
+
+
+def _carrying_names(candidate: Candidate, before: list[Memory]) -> Candidate:
+    """`candidate` with the names and things the memories it stands in for named."""
     said = normalize(candidate.content)
-    plans = [m for m in replaced if m.category is Category.GOAL and m.event_at]
     names = [
-        e for m in plans for e in [*m.entities, *things_named(m.content)]
+        e for m in before for e in [*m.entities, *things_named(m.content)]
         if re.fullmatch(r"[a-z][a-z'\- ]{1,23}|[\u4e00-\u9fff]{2,4}", normalize(e)) and normalize(e) not in said
     ]
     fresh = {normalize(e): e for e in reversed(names) if normalize(e) not in {normalize(c) for c in candidate.entities}}
     if not fresh:
         return candidate
     return dataclasses.replace(candidate, entities=[*candidate.entities, *reversed(fresh.values())][:12])
+
+
+# A routine's days changed: "现在改成周二四六", "switched to tue/thu", "now it's mondays instead"
+_NEW_DAYS = re.compile(r"(?i)改成|改到|换成|换到|调成|调到|现在|\b(?:now|switched to|moved (?:it |them )?to|changed (?:it |them )?to|instead)\b")
+
+
+def _the_routine_before(candidate: Candidate, old: Memory) -> Candidate:
+    """A routine on new days ("现在改成周二四六") is the one it replaces ("我 gym 是每周一三五"):
+    it takes that one's part of life when it names none, and the things it named."""
+    if candidate.topic is None and old.topic:
+        candidate = dataclasses.replace(candidate, topic=old.topic, topics=[old.topic, *candidate.topics])
+    return _carrying_names(candidate, [old])
 
 
 def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> bool:
@@ -236,6 +252,11 @@ class UpdateDecision:
             if instead_of:
                 replaced += [] if ended_already else instead_of
                 candidate = _on_the_day_of(candidate, instead_of, turn.at.tzinfo if turn is not None and turn.at is not None else None)
+        if candidate.kind is Kind.EPISODIC and _NEW_DAYS.search(said) and weekly_routine(said) and not TENTATIVE.search(said):
+            before = self._routine_before(weekdays_of(said), at, taken())
+            if before is not None:
+                replaced.append(before)
+                candidate = _the_routine_before(candidate, before)
         if SINGLE.search(said):
             replaced += self._former_partners(at, taken())
         if topic is not None and topic.slot == "user.health" and RECOVERED.search(said):
@@ -288,6 +309,19 @@ class UpdateDecision:
         if candidate.override:
             return [m for m, sim in similar if sim >= OVERRIDE_SIMILARITY and m.category is candidate.category and m.id not in keep][:1]
         return []
+
+    def _routine_before(self, days: frozenset[int], at: float, taken: set[int]) -> Memory | None:
+        """The newest weekly routine of the last 60 days on other days than `days`."""
+        if not days:
+            return None
+        for memory in self.service.store.list(order="created_at DESC", limit=200):
+            if memory.created_at < at - 60 * 86400:
+                break
+            if memory.id in taken or memory.created_at >= at or memory.category is Category.GOAL:
+                continue
+            if weekly_routine(memory.content) and (old := weekdays_of(memory.content)) and old != days:
+                return memory
+        return None
 
     def _stale_in_topic(self, topic: Topic, candidate: Candidate, taken: set[int]) -> list[Memory]:
         """What a new statement of a one-value topic makes stale."""

@@ -93,6 +93,24 @@ def test_a_question_about_the_week_finds_its_routines(profile: Profile, clock: M
     assert thing not in prompt(profile, clock, "what is the capital of France?")
 
 
+@pytest.mark.parametrize(
+    ("before", "then", "asked", "new", "old"),
+    [
+        ("我 gym 是每周一三五，早上 7 点", "早上起不来 😂 现在改成周二四六 晚上下班后去", "这周 gym 哪几天去来着", "周二四六", "一三五"),
+        ("I swim Mon/Wed/Fri before work", "switched to tuesdays and thursdays now", "which days do I swim?", "tuesdays", "Mon/Wed/Fri"),
+    ],
+)
+def test_a_routine_on_new_days_replaces_the_old_days(
+    profile: Profile, clock: ManualClock, before: str, then: str, asked: str, new: str, old: str
+) -> None:
+    say(profile, clock, before)
+    clock.advance(timedelta(days=5))
+    say(profile, clock, then)
+    block = prompt(profile, clock, asked)
+    assert new in block and old not in block
+    assert old in contents(profile, Status.SUPERSEDED)
+
+
 @pytest.mark.parametrize(("message", "fact"), [("以后用中文回答我", "用户希望用中文回复。"), ("回答简短一点", "用户希望回答简短。")])
 def test_a_chinese_reply_style_is_a_fact(profile: Profile, clock: ManualClock, message: str, fact: str) -> None:
     # its value is a code ("Chinese", "short") that the message does not contain

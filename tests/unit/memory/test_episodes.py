@@ -140,3 +140,14 @@ def test_a_pronoun_carries_whom_it_stands_for(embedder: SentenceTransformerEmbed
     # someone unnamed in between is whom a later pronoun may mean
     later = EpisodeCapture(embedder).capture(split_clauses("my sister is visiting next week. she loves hiking"), NOW, referent="Mei")
     assert all(e.referent is None for e in later)
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("现在改成周二四六", {2, 4, 6}), ("我 gym 是每周一三五", {1, 3, 5}), ("I swim Mon/Wed/Fri", {1, 3, 5}),
+     ("saturdays and sundays I hike", {6, 7}), ("I sit in the sun every morning", set())],
+)
+def test_the_days_of_the_week_a_text_names(text: str, days: set[int]) -> None:
+    from assistant.memory.episodes import weekdays_of
+
+    assert weekdays_of(text) == days
