@@ -189,7 +189,7 @@ class Recaller:
             # the week's routines, for a question about the week ("what does my week look like,
             # anything regular?" → "pottery classes on wednesday nights"): no day ahead dates them
             if _WEEK_ASK.search(q.text) and (match := match_expression(_ROUTINE_TERMS)):
-                found = self.service.store.get_many([i for i, _ in self.service.store.keyword_search(match, opts.candidates)])
+                found = self.service.store.get_many([i for i, _ in self.service.store.keyword_search(match, _ROUTINE_CANDIDATES)])
                 for memory in found.values():
                     if memory.category is not Category.GOAL and weekly_routine(memory.content) and _usable(memory, q.now_ts, opts.with_review):
                         live.setdefault(memory.id, memory)
@@ -485,7 +485,9 @@ class Recaller:
                 feats[memory_id].routes.add("keyword")
 
 
-# A question about the user's week, and the words its routines are told with.
+# A question about the user's week, and the words its routines are told with (the best few
+# matches are enough: a user has few routines, and each match costs a read and a regex).
+_ROUTINE_CANDIDATES = 30
 _WEEK_ASK = re.compile(r"(?i)\b(?:week|weekly|regular|routine|schedule|usually)\b|周|日程|安排|哪几天|星期|礼拜")
 _ROUTINE_TERMS = tokens(
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays mon tue wed thu fri weekly weeknights weekends every "
