@@ -253,7 +253,7 @@ class UpdateDecision:
                 replaced += [] if ended_already else instead_of
                 candidate = _on_the_day_of(candidate, instead_of, turn.at.tzinfo if turn is not None and turn.at is not None else None)
         if candidate.kind is Kind.EPISODIC and _NEW_DAYS.search(said) and weekly_routine(said) and not TENTATIVE.search(said):
-            before = self._routine_before(weekdays_of(said), at, taken())
+            before = self._routine_before(weekdays_of(said), candidate.topic, at, taken())
             if before is not None:
                 replaced.append(before)
                 candidate = _the_routine_before(candidate, before)
@@ -310,14 +310,17 @@ class UpdateDecision:
             return [m for m, sim in similar if sim >= OVERRIDE_SIMILARITY and m.category is candidate.category and m.id not in keep][:1]
         return []
 
-    def _routine_before(self, days: frozenset[int], at: float, taken: set[int]) -> Memory | None:
-        """The newest weekly routine of the last 60 days on other days than `days`."""
+    def _routine_before(self, days: frozenset[int], topic: str | None, at: float, taken: set[int]) -> Memory | None:
+        """The newest weekly routine of the last 60 days on other days than `days`, of the same
+        part of life when both name one (swimming moved to Tuesdays leaves the pottery class)."""
         if not days:
             return None
         for memory in self.service.store.list(order="created_at DESC", limit=200):
             if memory.created_at < at - 60 * 86400:
                 break
             if memory.id in taken or memory.created_at >= at or memory.category is Category.GOAL:
+                continue
+            if topic and memory.topic and memory.topic != topic:
                 continue
             if weekly_routine(memory.content) and (old := weekdays_of(memory.content)) and old != days:
                 return memory

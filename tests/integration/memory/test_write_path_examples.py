@@ -111,6 +111,16 @@ def test_a_routine_on_new_days_replaces_the_old_days(
     assert old in contents(profile, Status.SUPERSEDED)
 
 
+def test_a_routine_moved_leaves_the_other_routines(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I go swimming Mon/Wed/Fri")
+    clock.advance(timedelta(days=1))
+    say(profile, clock, "pottery classes on thursday nights")
+    clock.advance(timedelta(days=1))
+    say(profile, clock, "swimming is now tuesdays and saturdays")
+    active = contents(profile)
+    assert "pottery classes on thursday nights" in active and "Mon/Wed/Fri" not in active
+
+
 @pytest.mark.parametrize(("message", "fact"), [("以后用中文回答我", "用户希望用中文回复。"), ("回答简短一点", "用户希望回答简短。")])
 def test_a_chinese_reply_style_is_a_fact(profile: Profile, clock: ManualClock, message: str, fact: str) -> None:
     # its value is a code ("Chinese", "short") that the message does not contain
