@@ -176,6 +176,23 @@ def named_people(text: str) -> list[str]:
     return out
 
 
+# A Chinese name said right after who the person is, without 叫: "我闺蜜小雨海鲜过敏" (two
+# characters, after a word of two or more: "我哥今天…" names no one 今天).
+_ROLE_THEN_NAME = re.compile(
+    "(?:" + "|".join(re.escape(w) for w in sorted({w for _en, zh in PEOPLE.values() for w in zh if len(w) >= 2}, key=len, reverse=True))
+    + r")([\u4e00-\u9fff]{2})"
+)
+
+
+def names_them(memory_text: str, query: str) -> bool:
+    """Whether `query` names a person `memory_text` speaks of: "cooking for raj tonight" and
+    "my friend raj hates cilantro", "小雨来我家吃饭" and "我闺蜜小雨海鲜过敏"."""
+    folded = query.casefold()
+    if any(name.casefold() in folded for name in named_people(memory_text)):
+        return True
+    return any(m.group(1) in query for m in _ROLE_THEN_NAME.finditer(memory_text))
+
+
 def refers_back(clause: str) -> bool:
     """Whether a clause speaks of someone by a pronoun ("但是他对 nuts 过敏", "she hates cilantro")
     before it names anyone else ("my mom says she…" speaks of the mother, not of who came before)."""
@@ -190,6 +207,21 @@ def about_someone_else(clause: str) -> bool:
     """True when the clause's subject is another person (or a pet), not the user."""
     text = clause.strip()
     return (_OTHER_ZH if _cjk(text) else _OTHER_EN).match(text) is not None and _TO_THE_USER.search(text) is None
+
+
+# The user in a clause about someone else, as its subject or object ("他走了可能他手上的活都得我接",
+# "my sister thinks I should move"); not "our" or "we", which a story about others says too.
+_USER_TAKES_PART = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|i'd|me|myself)\b|我(?!们)|咱", re.ASCII)
+
+
+def about_others_only(clause: str) -> bool:
+    """True when the clause is about someone else and the user takes no part in it
+    ("我闺蜜小雨海鲜过敏", "my roommate is going keto")."""
+    text = clause.strip()
+    subject = (_OTHER_ZH if _cjk(text) else _OTHER_EN).match(text)
+    if subject is None or _TO_THE_USER.search(text) is not None:
+        return False
+    return _USER_TAKES_PART.search(text, subject.end()) is None
 
 
 def people_in(text: str) -> frozenset[str]:
@@ -218,4 +250,4 @@ def admits(memory_text: str, asked: frozenset[str]) -> bool:
     return asked == ANYONE or not named or bool(asked & (owners or named))
 
 
-__all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_someone_else", "admits", "named_people", "people_asked", "people_in", "refers_back"]
+__all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_others_only", "about_someone_else", "admits", "named_people", "names_them", "people_asked", "people_in", "refers_back"]

@@ -34,7 +34,7 @@ from assistant.memory.cues import (
 )
 from assistant.memory.cues import matches as cue_matches
 from assistant.memory.episodes import weekly_routine
-from assistant.memory.people import admits, people_asked
+from assistant.memory.people import about_others_only, admits, names_them, people_asked
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.text import has_cjk, identifiers, idf, match_expression, normalize, tokens
@@ -91,6 +91,11 @@ class RecallOptions:
     # A Chinese bigram that no memory holds is mostly one made across two words ("器怎", "置比"):
     # it counts at this share of the rarest term's weight (an English word at 0.5, see below).
     absent_cjk: float = 0.1
+    # What was said about someone else ("我闺蜜小雨海鲜过敏", "my roommate is going keto") counts
+    # at this share for a request that is about the user alone ("我对什么过敏吗？", "snacks for
+    # movie night"); in full when the request names them or asks about others (people.py).
+    others_weight: float = 0.5
+    others_keyword: float = 0.6
 
 
 @dataclass
@@ -212,6 +217,8 @@ class Recaller:
             # The neighbours spread too: the turn that answers is often the one next to the
             # turn that names the subject, and it must borrow that turn's score.
             relevance, order = self._rank(live, q.feats, q.now_ts, context_ids=lead + extra)
+        if opts.others_weight < 1:
+            self._others_aside(q, live, relevance, order)
         hits = [
             Hit(memory=live[i], score=round(order[i], 4), routes=sorted(q.feats[i].routes),
                 similarity=q.feats[i].similarity, keyword=q.feats[i].keyword,
@@ -224,6 +231,24 @@ class Recaller:
         q.trace.elapsed_ms = (time.perf_counter() - started) * 1000
         self.last_trace = q.trace
         return chosen
+
+    def _others_aside(self, q: _Query, live: dict[int, Memory], relevance: dict[int, float], order: dict[int, float]) -> None:
+        """Scale down what was said about other people alone, for a request that is not about them.
+
+        Kept in full: a memory the request names (an entity, a name the user gave them), shares
+        most of its words with ("给朵朵准备点带去学校的水果零食吧"), dates in the time it asks about, or
+        one of an event still ahead (the brother's wedding where the user gives the toast)."""
+        opts = self.options
+        for i, memory in live.items():
+            f = q.feats[i]
+            if f.entity or f.identifier or f.time or f.keyword >= opts.others_keyword:
+                continue
+            if (memory.event_at or 0) >= q.now_ts or not about_others_only(memory.content) or admits(memory.content, q.asked):
+                continue
+            if names_them(memory.content, q.text):
+                continue  # "what should I get raj?" is about "my friend raj"
+            relevance[i] *= opts.others_weight
+            order[i] *= opts.others_weight
 
     def _found_by_meaning(self, q: _Query) -> None:
         """The semantic route: the nearest vectors."""

@@ -197,3 +197,14 @@ def test_a_memory_waiting_for_review_is_not_put_in_a_prompt(profile: Profile, cl
     assert proposed.id in {m.id for m in profile.memories.forget_matching("Reykjavik").matches}  # forgettable all the same
     profile.memories.accept([proposed.id])
     assert "Reykjavik" in injected(profile, clock, "where do I live? Reykjavik?")
+
+
+def test_what_was_said_about_others_alone_gives_way_to_the_users_own(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我闺蜜小雨海鲜过敏", "我 roommate 说她要 go keto，家里以后不能囤零食了 lol")
+    clock.advance(timedelta(days=2))
+    assert "小雨" not in injected(profile, clock, "我对什么东西过敏吗？去医院要填表")
+    assert "keto" not in injected(profile, clock, "推荐点 snacks for movie night")
+    # the request names them, or is about others: what was said about them counts in full
+    assert "小雨" in injected(profile, clock, "小雨来我家吃饭，做什么菜好")
+    assert "keto" in injected(profile, clock, "我室友能吃什么零食")  # who they are
+    assert "keto" in injected(profile, clock, "movie night snacks we can all share")

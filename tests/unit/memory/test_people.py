@@ -114,3 +114,32 @@ def test_a_pronoun_refers_back() -> None:
     # someone else named first is whom the pronoun means
     assert not refers_back("my mom says she can't come") and not refers_back("我妈说她不来了")
     assert refers_back("他和他女朋友分手了")
+
+
+@pytest.mark.parametrize(
+    ("text", "alone"),
+    [
+        ("我闺蜜小雨海鲜过敏", True),
+        ("我 roommate 说她要 go keto，家里以后不能囤零食了 lol", True),
+        ("他说那边 rent 超贵，一个 studio 要 3000 新币", True),
+        ("my roommate is going keto", True),
+        ("他走了可能他手上的活都得我接", False),  # the user takes over the work
+        ("my sister thinks I should move to Berlin", False),
+        ("朋友送了我一只柯基", False),  # given to the user: the user's
+        ("我对花生过敏", False),  # the user's own
+        ("I'm allergic to peanuts", False),
+    ],
+)
+def test_what_is_about_others_alone(text: str, alone: bool) -> None:
+    from assistant.memory.people import about_others_only
+
+    assert about_others_only(text) is alone
+
+
+def test_a_request_that_names_them() -> None:
+    from assistant.memory.people import names_them
+
+    assert names_them("my friend raj hates cilantro", "cooking for Raj tonight, any ideas?")
+    assert names_them("我闺蜜小雨海鲜过敏", "小雨来我家吃饭，做什么菜好")
+    assert not names_them("我闺蜜小雨海鲜过敏", "我对什么过敏吗")
+    assert not names_them("我哥今天搬家", "今天吃什么")  # one character is no word to name by
