@@ -48,9 +48,11 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.reply_style",), _en("answer reply respond format style language"), ("回答", "回复", "格式", "语言", "风格")),
     Cue(("user.tool", "user.device", "user.job.language"),
         _en("editor plugin plugins extension ide app apps software tool tools browser notes note-taking phone laptop storage setup workflow "
-            "guitar strings amp pedal piano keyboard violin cello ukulele drums instrument photos photo backup battery charger screen camera"),
+            "guitar strings amp pedal piano keyboard violin cello ukulele drums instrument photos photo backup battery charger screen camera "
+            "wifi wi-fi router modem reader e-reader ereader kindle tablet ipad headphones earbuds airpods smartwatch console gadget gadgets device devices"),
         ("编辑器", "插件", "软件", "工具", "浏览器", "笔记", "知识库", "手机", "电脑", "存储", "内存", "app", "琴弦", "吉他", "钢琴", "乐器", "琴",
-         "数码", "电子产品", "充电", "拍照", "路由器", "耳机", "平板", "照片", "备份", "电池", "屏幕")),
+         "数码", "电子产品", "充电", "拍照", "路由器", "耳机", "平板", "照片", "备份", "电池", "屏幕", "阅读器", "电纸书", "手表", "手环", "相机",
+         "无人机", "游戏机", "音箱", "网速", "设备")),
     Cue(("user.health", "user.allergy", "user.diet"),
         _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain "
             "sick fever flu clinic hospital prescription symptoms dose dosage meds pill pills inhaler jog jogging hike hiking swim swimming marathon"),

@@ -128,9 +128,27 @@ TOPICS: tuple[Topic, ...] = (
         r"手机|苹果\d|华为Mate|华为P|小米\d|安卓"),
         names=re.compile(r"\b(?:iPhone|Pixel|Galaxy S\d*|OnePlus|Xiaomi|Huawei|Redmi)\b|iPhone", re.ASCII)),
     Topic("user.device.computer", True, _rx(
-        r"laptop|macbook|thinkpad|pc|desktop|computer|chromebook|surface|linux|ubuntu|fedora|windows 1\d",
+        r"laptop|macbook|thinkpad|pc|desktop|computer|chromebook|surface|linux|ubuntu|fedora|windows 1\d|framework (?:laptop|1[36])",
         r"电脑|笔记本|台式机"),
         names=re.compile(r"\b(?:MacBook(?: Air| Pro)?|ThinkPad|Chromebook|Surface (?:Pro|Laptop)|XPS|iMac|Mac mini)\b|MacBook|ThinkPad", re.ASCII)),
+    # the other things the user owns and uses, one of each kind at a time ("新买了个文石Leaf3" after
+    # "我的kindle paperwhite屏幕摔裂了"): a new one replaces the old only when told so. Cue words
+    # alone tell these (no prototype sentences: a few words name them all).
+    Topic("user.device.reader", True, _rx(r"e-?readers?|kindle|kobo|boox|remarkable", r"阅读器|电纸书|墨水屏|文石|掌阅"),
+          changes_only=True, names=re.compile(r"\b(?:Kindle|Kobo|Boox|reMarkable)\b", re.ASCII)),
+    Topic("user.device.router", True, _rx(r"router|modem|mesh wi-?fi", r"路由器|光猫"),
+          changes_only=True, names=re.compile(r"\b(?:TP-Link|Netgear|Eero|Orbi)\b", re.ASCII)),
+    Topic("user.device.audio", True, _rx(r"headphones|earbuds|airpods", r"耳机"),
+          changes_only=True, names=re.compile(r"\bAirPods\b", re.ASCII)),
+    Topic("user.device.watch", True, _rx(r"smart ?watch|apple watch|garmin|fitbit", r"智能手表|手表|手环"),
+          changes_only=True, names=re.compile(r"\b(?:Garmin|Fitbit)\b", re.ASCII)),
+    Topic("user.device.camera", True, _rx(r"camera|dslr|mirrorless|gopro|drone", r"相机|单反|微单|无人机|大疆"),
+          changes_only=True, names=re.compile(r"\b(?:GoPro|DJI)\b", re.ASCII)),
+    Topic("user.device.tablet", True, _rx(r"tablet|ipad", r"平板"), changes_only=True, names=re.compile(r"\biPad\b", re.ASCII)),
+    Topic("user.device.console", True, _rx(r"game console|ps5|playstation|xbox|nintendo switch|steam deck", r"游戏机"),
+          changes_only=True, names=re.compile(r"\b(?:PlayStation|Xbox|Steam Deck)\b", re.ASCII)),
+    Topic("user.device.gadget", False, _rx(r"yubikey|security key|smart speaker|echo dot|homepod|sonos", r"智能音箱|音箱"),
+          names=re.compile(r"\b(?:YubiKey|Sonos)\b", re.ASCII)),
     Topic("user.school", True, _rx(
         r"school|university|college|uni|degree|major|majoring|phd|master'?s|masters|master|bachelor'?s|mba|student|semester|thesis|grad school|class of",
         r"读研|读博|学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
@@ -368,12 +386,12 @@ class TopicClassifier:
         best = _nearest(labels, [fl.rescale(float(sim), lang, lang) for sim in vectors @ vector])
         # A cue word counts as a head start, not a verdict: "a resident in pediatrics at Mercy
         # Hollow Children's" names children and is about work.
-        score = {t.slot: best[t.slot] + (self.cue_bonus if t in cued else 0.0) for t in TOPICS}
+        score = {t.slot: best.get(t.slot, 0.0) + (self.cue_bonus if t in cued else 0.0) for t in TOPICS}
         ranked = sorted(TOPICS, key=lambda t: -score[t.slot])
         if cued:
-            return ranked[0] if ranked[0] in cued or best[ranked[0].slot] >= self.floor else cued[0]
-        top = best[ranked[0].slot]
-        if top >= self.floor and top - best[ranked[1].slot] >= self.margin:
+            return ranked[0] if ranked[0] in cued or best.get(ranked[0].slot, 0.0) >= self.floor else cued[0]
+        top = best.get(ranked[0].slot, 0.0)
+        if top >= self.floor and top - best.get(ranked[1].slot, 0.0) >= self.margin:
             return ranked[0]
         return None
 

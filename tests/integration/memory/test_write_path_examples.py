@@ -84,9 +84,15 @@ def test_a_move_leaves_where_the_user_comes_from(
     [
         ("on a happier note i'm starting pottery classes on wednesday nights", "what does my week look like, anything regular?", "pottery"),
         ("我 gym 是每周一三五，早上 7 点", "这周的安排帮我理一下", "gym"),
+        # a thing the user owns, for a question about its kind
+        ("新买了个文石Leaf3 还挺好用的", "我的阅读器能看pdf吗", "Leaf3"),
+        ("also my router is a TP-Link Archer AX55 if that matters", "how do I make my home wifi faster?", "TP-Link"),
+        ("just unboxed my framework 13", "我现在用的 laptop 电池能撑多久", "framework"),
     ],
 )
-def test_a_question_about_the_week_finds_its_routines(profile: Profile, clock: ManualClock, told: str, asked: str, thing: str) -> None:
+def test_a_question_about_a_kind_of_thing_finds_what_was_told_of_it(
+    profile: Profile, clock: ManualClock, told: str, asked: str, thing: str
+) -> None:
     say(profile, clock, told)
     clock.advance(timedelta(days=3))
     assert thing in prompt(profile, clock, asked)
@@ -346,6 +352,8 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         # a medication changed for another
         ("最近老失眠 医生开了右佐匹克隆 每晚睡前一片", "复诊了 医生给我换药了 现在改成曲唑酮 说副作用小一点", "右佐匹克隆"),
         ("my doctor put me on sertraline 50mg for anxiety", "doc switched me to escitalopram instead, the sertraline made me nauseous", "50mg"),
+        # a new thing of the kind the user owns
+        ("我的kindle paperwhite屏幕摔裂了", "算了 不修了 新买了个文石Leaf3 还挺好用的", "paperwhite"),
     ],
 )
 def test_a_change_said_in_other_words_still_supersedes(

@@ -61,6 +61,10 @@ def test_a_state_said_to_last_a_while(text: str, days: int | None) -> None:
         ("Pickle chewed up the remote again", "user.pet"),
         ("starting at Monzo on the 3rd", "user.job"),
         ("doc upped my dose to 40mg", "user.health"),
+        ("新买了个文石Leaf3 还挺好用的", "user.device.reader"),
+        ("also my router is a TP-Link Archer AX55 if that matters", "user.device.router"),
+        ("also switched 2fa to a yubikey 5c today", "user.device.gadget"),
+        ("just unboxed my framework 13", "user.device.computer"),
     ],
 )
 def test_cue_words_put_a_clause_in_its_part_of_life(clause: str, slot: str) -> None:
