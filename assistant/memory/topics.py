@@ -64,8 +64,11 @@ def _rx(en: str, zh: str) -> re.Pattern[str]:
 TOPICS: tuple[Topic, ...] = (
     Topic("user.city", True, _rx(
         r"live|lives|living|lived|reside|based in|moved(?! (?:everything|all|it|them|things|my (?:stuff|data|files|photos|contacts|apps))\b)|move to|moving to|relocated|relocating|settled in|our place|my place|new place|"
-        r"commute|commuting|(?:my|our) (?:\w+ ){0,3}(?:apartment|flat|house|condo|studio|place)|new apartment|new flat|the keys|new house|signed (?:the|a|our) lease|closed on (?:the|our) (?:house|flat|condo|place)|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from|stuck in|back home in",
-        r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|房租|老家|家乡|通勤|拿到钥匙|交房|新家|(?:那边|这边)的(?:一个|一套|一间)?(?:小|新)?(?:公寓|房子|两居|一居|单间)|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
+        r"commute|commuting|(?:my|our) (?:\w+ ){0,3}(?:apartment|flat|house|condo|studio|place)|new apartment|new flat|the keys|new house|(?:bought|rented|found|got) (?:a|an|our|my|our first|my first) (?:house|flat|apartment|condo|home|place|studio)|signed (?:the|a|our) lease|closed on (?:the|our) (?:house|flat|condo|place)|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from|stuck in|back home in",
+        r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|租好(?:了)?房|租了(?:个|套|间)?房|买了(?:个|套)?房|房租|"
+        # "我已经回深圳了": back in a city for good
+        rf"(?:已经|现在|终于)回(?:{'|'.join(ZH_CITIES)})(?:了|啦|定居|发展|工作)|"
+        r"老家|家乡|通勤|拿到钥匙|交房|新家|(?:那边|这边)的(?:一个|一套|一间)?(?:小|新)?(?:公寓|房子|两居|一居|单间)|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
         rf"^(?:我|我们|我家)?(?:现在|目前|一直|也|还|已经)?(?:人)?在(?:{'|'.join(ZH_CITIES)})(?:市|这边|那边)?(?:了|啦|呢|啊|呀|哦)*$"
         # code-switched: "还好我 still in 深圳"

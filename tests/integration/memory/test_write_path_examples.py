@@ -352,6 +352,10 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         # a medication changed for another
         ("最近老失眠 医生开了右佐匹克隆 每晚睡前一片", "复诊了 医生给我换药了 现在改成曲唑酮 说副作用小一点", "右佐匹克隆"),
         ("my doctor put me on sertraline 50mg for anxiety", "doc switched me to escitalopram instead, the sertraline made me nauseous", "50mg"),
+        # a move told by the new home, or by being back for good
+        ("鼓楼这边的房子又老又贵", "已经在滨江租好房了", "鼓楼"),
+        ("每天 commute 从沙田到中环要一个钟", "我已经回深圳了", "中环"),
+        ("my flat in Leith is freezing all winter", "we bought our first house in Glasgow!", "Leith"),
         # a new thing of the kind the user owns
         ("我的kindle paperwhite屏幕摔裂了", "算了 不修了 新买了个文石Leaf3 还挺好用的", "paperwhite"),
     ],
