@@ -203,10 +203,18 @@ def refers_back(clause: str) -> bool:
     return not any(rx.search(before) for rx in _BY_GROUP.values())
 
 
+def _subject(text: str) -> re.Match[str] | None:
+    """Another person (or a pet) as the subject that starts `text`; in Chinese text also one
+    said in English ("my dad 住院了", "my roommate 说她要 go keto")."""
+    if _cjk(text):
+        return _OTHER_ZH.match(text) or _OTHER_EN.match(text)
+    return _OTHER_EN.match(text)
+
+
 def about_someone_else(clause: str) -> bool:
     """True when the clause's subject is another person (or a pet), not the user."""
     text = clause.strip()
-    return (_OTHER_ZH if _cjk(text) else _OTHER_EN).match(text) is not None and _TO_THE_USER.search(text) is None
+    return _subject(text) is not None and _TO_THE_USER.search(text) is None
 
 
 # The user in a clause about someone else, as its subject or object ("他走了可能他手上的活都得我接",
@@ -214,11 +222,16 @@ def about_someone_else(clause: str) -> bool:
 _USER_TAKES_PART = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|i'd|me|myself)\b|我(?!们)|咱", re.ASCII)
 
 
+def user_takes_part(text: str) -> bool:
+    """Whether the user is a subject or object in `text` ("对了我在南昌当护士", "she told me")."""
+    return _USER_TAKES_PART.search(text) is not None
+
+
 def about_others_only(clause: str) -> bool:
     """True when the clause is about someone else and the user takes no part in it
     ("我闺蜜小雨海鲜过敏", "my roommate is going keto")."""
     text = clause.strip()
-    subject = (_OTHER_ZH if _cjk(text) else _OTHER_EN).match(text)
+    subject = _subject(text)
     if subject is None or _TO_THE_USER.search(text) is not None:
         return False
     return _USER_TAKES_PART.search(text, subject.end()) is None
@@ -250,4 +263,4 @@ def admits(memory_text: str, asked: frozenset[str]) -> bool:
     return asked == ANYONE or not named or bool(asked & (owners or named))
 
 
-__all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_others_only", "about_someone_else", "admits", "named_people", "names_them", "people_asked", "people_in", "refers_back"]
+__all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_others_only", "about_someone_else", "admits", "named_people", "names_them", "people_asked", "people_in", "refers_back", "user_takes_part"]

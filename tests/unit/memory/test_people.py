@@ -143,3 +143,11 @@ def test_a_request_that_names_them() -> None:
     assert names_them("我闺蜜小雨海鲜过敏", "小雨来我家吃饭，做什么菜好")
     assert not names_them("我闺蜜小雨海鲜过敏", "我对什么过敏吗")
     assert not names_them("我哥今天搬家", "今天吃什么")  # one character is no word to name by
+
+
+def test_someone_said_in_english_starts_a_chinese_clause() -> None:
+    from assistant.memory.people import about_someone_else, user_takes_part
+
+    assert about_someone_else("my dad 住院了") and about_someone_else("my roommate 说她要 go keto")
+    assert not about_someone_else("my 新工作 starts monday")
+    assert user_takes_part("对了我在南昌一家医院当护士") and not user_takes_part("好尴尬")
