@@ -33,7 +33,13 @@ from assistant.memory.extract.validate import value_problem
 from assistant.memory.forget_request import find_forget_request, implied_target, vault_kinds_named
 from assistant.memory.gate import keep
 from assistant.memory.known import KnownValues, without_overlaps
-from assistant.memory.people import about_someone_else, named_people, people_in
+from assistant.memory.people import (
+    about_someone_else,
+    named_people,
+    people_in,
+    refers_back,
+    user_takes_part,
+)
 from assistant.memory.sensitive import KIND_LABELS, SensitiveSpan, find_sensitive, redact
 from assistant.memory.service import MemoryService
 from assistant.memory.text import has_cjk, normalize, tokens
@@ -272,11 +278,22 @@ class MemoryWriter:
         # So does what it says next about them ("跟前任 Kevin 分手了，听说他下个月结婚": he is Kevin).
         # The user's own statements beside it stay ("我住在新加坡，最近在追一个女生叫Sophie…":
         # forgetting Sophie leaves where the user lives).
+        # So does what follows a clause about someone else, until the user speaks of themself
+        # ("my dad 住院了，肺炎，这几天 hospital 和家两头跑": the pneumonia is the father's).
         topics = {m.topic for m in found.values() if m.topic}
-        for memory in store.siblings(found.values()):
+        others = {m.id for m in found.values() if about_someone_else(m.content)}
+        follows, message = False, None
+        for memory in sorted(store.siblings(found.values()), key=lambda m: (_message_of(m), m.id)):
+            if _message_of(memory) != message:
+                follows, message = False, _message_of(memory)
             own = _USER_OWN.match(memory.content) is not None and not about_someone_else(memory.content)
-            if not own and (memory.topic in topics or (found and _REFERS_BACK.match(memory.content))):
+            if memory.id in found:
+                follows = memory.id in others
+                continue
+            follows = follows and not user_takes_part(memory.content)
+            if not own and (memory.topic in topics or (found and _REFERS_BACK.match(memory.content)) or follows):
                 found.setdefault(memory.id, memory)
+            follows = follows and not own
         # A fact and the episode it was distilled from go together.
         linked = store.linked([m.id for m in found.values()])
         for memory in linked:
@@ -306,7 +323,9 @@ class MemoryWriter:
         names = [t for _, t in targets if t]
 
         def blocked(words: str) -> bool:
-            return any(mentions(words, name) for name in names)
+            # what the message goes on to say of them by a pronoun is about them too ("别再 bring
+            # up 我爸住院的事了，他出院了 anyway")
+            return any(mentions(words, name) for name in names) or bool(names) and refers_back(words)
 
         candidates: list[Candidate] = []
         for extractor in self.extractors:
@@ -511,6 +530,11 @@ def _value_problem(candidate: Candidate, message: str) -> str | None:
     if value in ("yes", "no"):
         value = next((e for e in candidate.entities if normalize(e) in normalize(message)), candidate.slot.rsplit(".", 1)[-1])
     return value_problem(value, message)
+
+
+def _message_of(memory: Memory) -> tuple[int, float]:
+    """Which message a memory came from: its id, or (with none) the instant it was stored."""
+    return (memory.source_message_id, 0.0) if memory.source_message_id is not None else (-1, memory.created_at)
 
 
 def _same_fact(a: Candidate, b: Candidate) -> bool:

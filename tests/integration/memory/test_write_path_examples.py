@@ -728,3 +728,22 @@ def test_forgetting_someone_takes_what_was_said_of_them_by_a_pronoun(profile: Pr
     assert "nuts" not in contents(profile, None)
     assert all("raj" not in " ".join(m.entities).casefold() for m in profile.store.list(status=None, limit=200))
     assert "raj" not in prompt(profile, clock, "gift ideas for my friend").casefold()
+
+
+def test_forgetting_what_was_said_of_someone_takes_what_followed_it(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my dad 住院了，肺炎，这几天 hospital 和家两头跑 😞")
+    say(profile, clock, "嗯。工作也不能停，我 freelance 做 video editing，客户可不等人")
+    clock.advance(timedelta(days=10))
+    say(profile, clock, "pls 别再 bring up 我爸住院的事了，他出院了 anyway，我不想再聊")
+    left = contents(profile, None)
+    assert "肺炎" not in left and "住院" not in left and "出院" not in left  # nor what the request says of him
+    assert "video editing" in contents(profile)
+
+
+def test_what_follows_someone_else_goes_with_them_until_the_user_speaks_of_themself(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我前任叫沈航，今天在商场碰见他了，好尴尬。对了我在南昌一家医院当护士，今天刚下夜班")
+    clock.advance(timedelta(days=10))
+    say(profile, clock, "把我前任那些事都忘了吧，不想再提到他")
+    left = contents(profile, None)
+    assert "沈航" not in left and "商场" not in left and "尴尬" not in left
+    assert "护士" in contents(profile)
