@@ -89,6 +89,21 @@ def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
     if m is None:
         m = re.search(r"(?i:\bmy name(?:'s| is)\s+)([a-z][a-z'\-]{1,30})\b", s.text)
     if m is None:
+        # "Quick context before I ask: name's Tomás" (not "the dog's name is Rex")
+        m = re.search(r"(?:^|[:,;!.]\s*|\b(?i:and|so|btw|oh|hi|hey|hello)\s+)(?i:name's|name is)\s+([A-Z][\w'\-]{1,30})\b", s.text)
+    if m is None:
+        # "hi i'm priya", "im priya, nice to meet you", "i'm priya, just set this up": a name typed
+        # in lower case, where only an introduction puts it
+        m = re.search(
+            r"(?i:^(?:(?:hi|hello|hey|yo)[,!]?\s+)(?:i'm|i am|im)\s+([a-z][a-z'\-]{2,20})\b(?=\s*(?:[,.!~]|$))"
+            r"|^(?:i'm|i am|im)\s+([a-z][a-z'\-]{2,20}),?\s+(?=nice to meet|new here|first time|just (?:set|signed|started|installed|downloaded|joined)))",
+            s.text,
+        )
+        if m is not None:
+            word = next(g for g in m.groups() if g)
+            if word.capitalize() in _NOT_SELF_NAMES or re.search(r"(?:ed|ing|ly|y|ful|less|ous|ive)$", word.casefold()):
+                m = None
+    if m is None:
         # "I'm Marcus btw", "I'm Sofia, nice to meet you", "Marcus here": a capitalised word alone.
         m = re.search(r"(?:^|(?<=[\s,!(]))(?i:i'm|i am|im)\s+([A-Z][a-z'\-]{1,30}(?:\s+[A-Z][a-z'\-]{1,30})?)(?=\s*(?:[,.!;)~]|$)|\s+(?:btw|by the way|here|from|and|lol|nice|fyi|again)\b)", s.text)
         if m is None:
@@ -100,9 +115,10 @@ def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
             m = re.search(r"^(?i:just\s+)([A-Z][a-z'\-]{1,30})\s+(?:is fine|works|please|is good)\b", s.text)
         if m is not None and (m.group(1).split()[0] in _NOT_SELF_NAMES or m.group(1).split()[0] in _NOT_NAMES):
             m = None
-    if m is None or not _name_ok(m.group(1).capitalize()):
+    found = next((g for g in m.groups() if g), None) if m is not None else None
+    if found is None or not _name_ok(found.capitalize()):
         return
-    name = " ".join(w[:1].upper() + w[1:] for w in m.group(1).split())
+    name = " ".join(w[:1].upper() + w[1:] for w in found.split())
     yield make(s, f"User's name is {name}.", Category.FACT, slot="user.name", value=name,
                entities=[name], importance=5)
 

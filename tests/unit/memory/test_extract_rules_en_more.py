@@ -38,6 +38,10 @@ def contents(text: str) -> list[str]:
         ("Dave here, quick question about my taxes", "Dave"),
         ("my friends call me Sam", "Sam"),
         ("everyone calls me Bex", "Bex"),
+        ("Quick context before I ask: name's Tomás", "Tomás"),
+        # typed in lower case, where only an introduction puts a name
+        ("i'm priya, just set this up", "Priya"),
+        ("hey im jordan", "Jordan"),
     ],
 )
 def test_loose_self_introductions(text: str, name: str) -> None:
@@ -47,7 +51,7 @@ def test_loose_self_introductions(text: str, name: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["I'm English", "I'm Back", "I'm Canadian, eh", "I'm in Paris for work", "I'm Jewish and keep kosher",
-     "Everyone here is nice"],
+     "Everyone here is nice", "hi i'm tired", "hey im sorry, new here", "hi i'm starving", "my dog's name is Rex"],
 )
 def test_capitalised_words_that_are_not_names(text: str) -> None:
     assert "user.name" not in by_slot(text)
