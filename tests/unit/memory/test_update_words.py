@@ -65,6 +65,7 @@ def test_a_state_said_to_last_a_while(text: str, days: int | None) -> None:
         ("also my router is a TP-Link Archer AX55 if that matters", "user.device.router"),
         ("also switched 2fa to a yubikey 5c today", "user.device.gadget"),
         ("just unboxed my framework 13", "user.device.computer"),
+        ("I do UX at Dell", "user.job"),
     ],
 )
 def test_cue_words_put_a_clause_in_its_part_of_life(clause: str, slot: str) -> None:
