@@ -84,6 +84,8 @@ def test_a_move_leaves_where_the_user_comes_from(
     [
         ("on a happier note i'm starting pottery classes on wednesday nights", "what does my week look like, anything regular?", "pottery"),
         ("我 gym 是每周一三五，早上 7 点", "这周的安排帮我理一下", "gym"),
+        # where the user is, told by a remark about the city's day
+        ("武汉今天又下雨了，我自行车上班淋成落汤鸡", "明天我这边会下雨吗？要不要带伞", "武汉"),
         # a thing the user owns, for a question about its kind
         ("新买了个文石Leaf3 还挺好用的", "我的阅读器能看pdf吗", "Leaf3"),
         ("also my router is a TP-Link Archer AX55 if that matters", "how do I make my home wifi faster?", "TP-Link"),
