@@ -71,6 +71,9 @@ TOPICS: tuple[Topic, ...] = (
         r"老家|家乡|通勤|拿到钥匙|交房|新家|(?:那边|这边)的(?:一个|一套|一间)?(?:小|新)?(?:公寓|房子|两居|一居|单间)|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
         rf"^(?:我|我们|我家)?(?:现在|目前|一直|也|还|已经)?(?:人)?在(?:{'|'.join(ZH_CITIES)})(?:市|这边|那边)?(?:了|啦|呢|啊|呀|哦)*$"
+        # "到大阪快两周了", "来上海三年了": how long the user has been in a city
+        rf"|(?:来|到)(?:了)?(?:{'|'.join(ZH_CITIES)})(?:已经|都)?(?:快|差不多|有|整整)?[一二两三四五六七八九十半几\d]+(?:个)?(?:多)?(?:天|周|星期|礼拜|月|年)(?:多)?了"
+        rf"|(?i:\b(?:been|living) (?:here )?in (?:{'|'.join(sorted(map(re.escape, WORLD_CITIES), key=len, reverse=True))}) for (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days|weeks?|months?|years?)\b)"
         # "武汉今天又下雨了": a known city, then a remark about its day, says where the user is
         rf"|^(?:{'|'.join(ZH_CITIES)})(?:市)?(?:今天|这边|这两天|这几天|最近|天天)"
         # code-switched: "还好我 still in 深圳"
