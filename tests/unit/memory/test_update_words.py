@@ -67,9 +67,7 @@ def test_a_state_said_to_last_a_while(text: str, days: int | None) -> None:
         ("just unboxed my framework 13", "user.device.computer"),
         ("I do UX at Dell", "user.job"),
         ("武汉今天又下雨了", "user.city"),  # a remark about the city's day: the user is there
-        ("London has been grey all week", "user.city"),
         ("到大阪快两周了", "user.city"),  # how long the user has been there
-        ("been in Osaka for two weeks now", "user.city"),
     ],
 )
 def test_cue_words_put_a_clause_in_its_part_of_life(clause: str, slot: str) -> None:
