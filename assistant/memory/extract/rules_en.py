@@ -84,6 +84,13 @@ _NOT_SELF_NAMES = frozenset(
 )
 
 
+# Words for how someone is that "hi i'm …" takes in lower case ("hi i'm sick", "hey im ok").
+_LOWER_STATES = frozenset(
+    "sick sad ill mad upset awake alone ok okay early up down broke scared afraid cold hot sore well unwell old young "
+    "tall short ready stressed anxious nervous calm great good bad fine new here back home".split()
+)
+
+
 def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
     m = re.search(rf"(?i:\bmy name(?:'s| is)\s+|\bi'?m called\s+|\bi am called\s+|\bi go by\s+|\b(?:call|calls|called)\s+me\s+(?=[A-Z])|^(?:hi|hello|hey|yo)(?: there| all| everyone)?[,!]?\s+(?:i'?m|i am|this is|it's)\s+(?=[A-Z]))({EN_NAME})\b", s.text)
     if m is None:
@@ -101,7 +108,7 @@ def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
         )
         if m is not None:
             word = next(g for g in m.groups() if g)
-            if word.capitalize() in _NOT_SELF_NAMES or re.search(r"(?:ed|ing|ly|y|ful|less|ous|ive)$", word.casefold()):
+            if word.capitalize() in _NOT_SELF_NAMES or word.casefold() in _LOWER_STATES or re.search(r"(?:ed|ing|ly|y|ful|less|ous|ive)$", word.casefold()):
                 m = None
     if m is None:
         # "I'm Marcus btw", "I'm Sofia, nice to meet you", "Marcus here": a capitalised word alone.

@@ -51,7 +51,7 @@ def test_loose_self_introductions(text: str, name: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["I'm English", "I'm Back", "I'm Canadian, eh", "I'm in Paris for work", "I'm Jewish and keep kosher",
-     "Everyone here is nice", "hi i'm tired", "hey im sorry, new here", "hi i'm starving", "my dog's name is Rex"],
+     "Everyone here is nice", "hi i'm tired", "hey im sorry, new here", "hi i'm starving", "hi i'm sick", "hey im ok", "my dog's name is Rex"],
 )
 def test_capitalised_words_that_are_not_names(text: str) -> None:
     assert "user.name" not in by_slot(text)
