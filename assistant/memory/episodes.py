@@ -86,6 +86,11 @@ _PAST = re.compile(
     r"(?i)\b(?:was|were|did|went|moved|bought|sold|started|finished|left|ago|last|yesterday|used to)\b"
     r"|去年|上个?月|上个?周|上个?星期|以前|之前|昨天|前天|那年|当年"
 )
+# How a weekday is written: "周二" / "星期二" / "礼拜二", and the English short forms (bare "sat"
+# and "sun" only in a list like "Fri/Sat": alone they are "I sat down", "the sun").
+_ZH_WEEK = "(?:周|星期|礼拜)"
+_ZH_DAY = "[一二三四五六日天]"
+_EN_DAY_ABBR = "mon|tue|tues|wed|thu|thur|thurs|fri"
 # "周末一般去爬山", "I usually swim on Tuesdays": a habit, not a plan for that day.
 _HABIT = re.compile(
     r"(?i)\b(?:usually|always|normally|generally|often|every|each|most|whenever)\b|一般|通常|平时|每(?:个|周|天|次|年|月)?|总是|经常|常常|老是"
@@ -95,13 +100,12 @@ _HABIT = re.compile(
     r"|(?i:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s|\s+(?:nights|mornings|evenings|afternoons))\b)"
     # several weekdays in one breath, or the working week: "周二四六", "周一、三、五", "Mon/Wed/Fri",
     # "weeknights", "工作日"
-    r"|(?:周|星期|礼拜)[一二三四五六日天](?:[、,，/]?[一二三四五六日天])+"
-    r"|(?i:\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:/(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun))+\b)"
+    rf"|{_ZH_WEEK}{_ZH_DAY}(?:[、,，/]?{_ZH_DAY})+"
+    rf"|(?i:\b(?:{_EN_DAY_ABBR}|sat|sun)(?:/(?:{_EN_DAY_ABBR}|sat|sun))+\b)"
     r"|(?i:\b(?:weekdays|weeknights|weekends|workdays)\b)|工作日"
 )
 _WEEKDAY = re.compile(
-    # (not a bare "sat" or "sun": "I sat down", "the sun")
-    r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|tues|wed|thu|thur|thurs|fri)\b|\bweek(?:ly|nights?|ends?|days?)?\b"
+    rf"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|{_EN_DAY_ABBR})\b|\bweek(?:ly|nights?|ends?|days?)?\b"
     r"|周[一二三四五六日天末]|星期|礼拜|工作日"
 )
 
@@ -113,7 +117,7 @@ def weekly_routine(text: str) -> bool:
 
 
 _ZH_DAYS = "一二三四五六日"
-_ZH_DAY_RUN = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天](?:[、,，/和]?[一二三四五六日天])*)")
+_ZH_DAY_RUN = re.compile(rf"{_ZH_WEEK}({_ZH_DAY}(?:[、,，/和]?{_ZH_DAY})*)")
 _EN_DAY = re.compile(r"(?i)\b(?:(mon|tue|wed|thu|fri)(?:s|days?|sdays?|nesdays?|rsdays?)?|(sat)urdays?|(sun)days?)\b")
 
 
