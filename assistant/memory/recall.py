@@ -193,8 +193,8 @@ class Recaller:
                     f.routes.add("plans")
             # the week's routines, for a question about the week ("what does my week look like,
             # anything regular?" → "pottery classes on wednesday nights"): no day ahead dates them
-            if _WEEK_ASK.search(q.text) and (match := match_expression(_ROUTINE_TERMS)):
-                found = self.service.store.get_many([i for i, _ in self.service.store.keyword_search(match, _ROUTINE_CANDIDATES)])
+            if _WEEK_ASK.search(q.text) and _ROUTINE_MATCH:
+                found = self.service.store.get_many([i for i, _ in self.service.store.keyword_search(_ROUTINE_MATCH, _ROUTINE_CANDIDATES)])
                 for memory in found.values():
                     if memory.category is not Category.GOAL and weekly_routine(memory.content) and _usable(memory, q.now_ts, opts.with_review):
                         live.setdefault(memory.id, memory)
@@ -514,10 +514,10 @@ class Recaller:
 # matches are enough: a user has few routines, and each match costs a read and a regex).
 _ROUTINE_CANDIDATES = 30
 _WEEK_ASK = re.compile(r"(?i)\b(?:week|weekly|regular|routine|schedule|usually)\b|周|日程|安排|哪几天|星期|礼拜")
-_ROUTINE_TERMS = tokens(
+_ROUTINE_MATCH = match_expression(tokens(
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays mon tue wed thu fri weekly weeknights weekends every "
     "每周 周一 周二 周三 周四 周五 周六 周日 周末 工作日 星期 礼拜"
-)
+))
 
 
 # How the user wants to be answered is often several wishes in one breath ("以后简短点，直接给
