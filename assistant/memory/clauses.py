@@ -38,6 +38,8 @@ _ZH_CUT = re.compile(
 _CJK_PUNCT_CUT = re.compile(r"[，、；：]+\s*|\s*,\s*(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s*,\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[\u4e00-\u9fff]|(?:I|I'm|My|We)\b)")
 # An English cut: a comma/semicolon/dash or "and/but/so/because" followed by a new subject.
 _EN_SUBJECT = r"(?:i|i'm|im|i've|i'll|i'd|my|we|we're|we've|our|me|he|she|they|he's|she's|they're|his|her|their)\b"
+# What opens a request or a question after an emoji ("… enology 🍇 can u explain …").
+_EN_ASK = r"(?i:(?:can|could|would)\s+(?:u|you)\b|(?:pls|please|how|what|why|any)\b)"
 # "I live in Duluth and work as a physical therapist": a second predicate of the same subject.
 EN_PREDICATE = r"(?:work|live|teach|study|run|own|drive|play|use|have|am|do|speak|grew up|moved|started|just (?:moved|started|got))\b"
 _EN_CUT = re.compile(
@@ -47,7 +49,10 @@ _EN_CUT = re.compile(
     # "officially Senior UX Designer from 1 March 🎉 also my sister's coming": an emoji ends a thought
     # (not "love it here 😍 Paris is amazing": what comes next says where "here" is)
     r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])(?<!(?i:here) [\U0001F300-\U0001FAFF\u2600-\u27BF])(?<!(?i:there) [\U0001F300-\U0001FAFF\u2600-\u27BF])(?<!(?i:it) [\U0001F300-\U0001FAFF\u2600-\u27BF])"
-    rf"\s+(?:(?:also|and|plus|btw|oh)\s+)?(?={_EN_SUBJECT}|[A-Z])"
+    rf"\s+(?:(?:also|and|plus|btw|oh)\s+)?(?={_EN_SUBJECT}|[A-Z]|{_EN_ASK})"
+    # "senior at UC Davis doing viticulture can u explain malolactic fermentation": a request
+    # typed straight after a statement, with no stop between them
+    rf"|(?<=\w)\s+(?:so\s+|and\s+|but\s+|anyway\s+)?(?=(?:can|could|would)\s+(?:u|you)\s+(?:pls\s+|please\s+)?(?:help|explain|tell|give|show|write|make|suggest|recommend|check|find)\b)"
     # "can you make this sound less awkward: 'hi all, bbq at mine sat 13th'": what is quoted
     # after a request is a text of its own
     r"|\s*:\s*(?=['\"“‘])"

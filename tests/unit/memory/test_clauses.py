@@ -36,6 +36,12 @@ def texts(message: str) -> list[str]:
         ("on March 3rd, I start at Google", ["on March 3rd, I start at Google"]),
         # what is told, then what is only imagined
         ("also he's a huge f1 fan so maybe i'll bribe him with a meme", ["also he's a huge f1 fan", "maybe i'll bribe him with a meme"]),
+        # a request typed straight after a statement, after an emoji or with no stop at all
+        ("senior at UC Davis doing enology 🍇 can u explain malolactic fermentation", ["senior at UC Davis doing enology 🍇", "can u explain malolactic fermentation"]),
+        ("got promoted 🎉 how do i ask for a raise", ["got promoted 🎉", "how do i ask for a raise"]),
+        ("i work night shifts at a bakery can you suggest a sleep schedule", ["i work night shifts at a bakery", "can you suggest a sleep schedule"]),
+        ("I wonder if you can help", ["I wonder if you can help"]),
+        ("my doctor said I can eat eggs", ["my doctor said I can eat eggs"]),
     ],
 )
 def test_clauses(message: str, expected: list[str]) -> None:
