@@ -279,6 +279,20 @@ def _lasts_for(body: str, now: datetime) -> datetime | None:
 
 
 
+# A wish that is whole by itself; what follows it in the sentence is told, not imagined.
+_WISH_DONE = re.compile(r"(?:就好了|该多好|多好啊?|就好啦)[\s!！。.~～]*$|(?i:\b(?:would be (?:nice|great|amazing)|i wish)\b)")
+
+
+def _lasting(episode: Episode) -> bool:
+    """A change of its own that lasts from the day it names ("starting at Target on Monday"),
+    not a task on a dated day."""
+    topic = episode.topic
+    return (
+        topic is not None and topic.slot in _LASTING and episode.own_span
+        and (CHANGE.search(episode.body) is not None or _FROM_DAY.search(episode.body) is not None)
+    )
+
+
 def _extend_until(episodes: list[Episode]) -> None:
     """A clause that says how long the sentence's plan lasts ("下个月中旬去三亚过冬，住到明年三月
     再回来") moves the plan's expiry to its end: the trip is not over in December."""
@@ -327,6 +341,7 @@ class EpisodeCapture:
         spans: dict[int, Span] = {}  # sentence -> the day ahead its first dated clause names
         day_story = bool(clauses) and DAY_STORY.search(" ".join(c.text for c in clauses[:2])) is not None
         pivot = next((c.start for c in clauses if PIVOT.search(c.text)), None)
+        changes: set[int] = set()  # sentences with a change that lasts from a day ahead
         joking = {c.sentence for j, c in enumerate(clauses) if (j == 0 or clauses[j - 1].sentence != c.sentence) and _LAUGH.match(c.text)}
         for i, (clause, body) in enumerate(zip(clauses, bodies, strict=True)):
             vector = None if vectors is None else vectors[i]
@@ -366,7 +381,8 @@ class EpisodeCapture:
             elif verdict.keep and PIVOT.search(body) and len(re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]", PIVOT.sub(" ", body))) <= 2:
                 verdict = Verdict(False, "a lead-in ('work stuff:', '说正事：')")
             if verdict.reason == "hypothetical":
-                imagined.add(clause.sentence)
+                if not _WISH_DONE.search(body):  # "我要是亿万富翁就好了，学生党预算很一般的": the wish ends there
+                    imagined.add(clause.sentence)
             elif clause.sentence in imagined and verdict.keep:
                 verdict = Verdict(False, "hypothetical (the condition comes first)")
             kept_sentence = clause.sentence if verdict.keep else -1
@@ -388,21 +404,27 @@ class EpisodeCapture:
                 if people_in(body):
                     referent = None  # someone else, unnamed, is whom a pronoun after this may mean
             if verdict.keep:
-                episode.candidate = self._candidate(episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None)
+                episode.candidate = self._candidate(
+                    episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None, inherits=clause.sentence in changes
+                )
+                if _lasting(episode):
+                    changes.add(clause.sentence)
             out.append(episode)
         _extend_until(out)
         return out
 
-    def _candidate(self, episode: Episode, now: datetime, explicit: bool) -> Candidate:
+    def _candidate(self, episode: Episode, now: datetime, explicit: bool, inherits: bool = False) -> Candidate:
+        """The episodic memory of a kept clause.
+
+        Args:
+            inherits: the clause continues a change of the same sentence that lasts from its
+                day on ("下周一入职美团，还是做产品，负责到店业务": the product work starts then too).
+        """
         content = dated(episode.body.strip(), episode.span)
         start, end = episode.span or (None, None)
         topic = episode.topic
         category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
-        # only a change of its own ("starting at Target on Monday"), not a task on a dated day
-        lasting = (
-            topic is not None and topic.slot in _LASTING and episode.own_span
-            and (CHANGE.search(episode.body) is not None or _FROM_DAY.search(episode.body) is not None)
-        )
+        lasting = _lasting(episode) or (inherits and topic is not None and topic.slot in _LASTING and not episode.own_span)
         # "我女儿 Emma 下周三有 piano recital", "可我痛风啊…（周五聚会）": the day passes, the
         # daughter and the gout stay
         slots = {t.slot for t in episode.also} | ({topic.slot} if topic else set())

@@ -43,7 +43,9 @@ GREETING = re.compile(
     r"|^(?:你好|您好|嗨|哈喽|哈啰|早上好|早安|早|晚上好|晚安|午安|再见|拜拜|回见|谢谢|多谢|感谢|谢啦|谢了|好的|好滴|好嘞|好|行|成|嗯+|哦+|噢|喔|啊|哈+|呵呵|嘿嘿|好吧|"
     r"知道了|明白了|明白|懂了|收到|没问题|可以|对|对的|是的|不是|没事|算了|ok|OK|好叭|666|牛|厉害|太棒了|棒|不错)[\s!！。.,，~～?？]*(?:你|您|啦|了|呀|哈|喔|哦|嗯|啊|呢|哈哈|小助手|助手|(?i:mnemo))*[\s!！。.,，~～?？]*$"
 )
-THANKS = re.compile(r"(?i)^(?:thanks|thank you|thank u|thx|ty|much appreciated|appreciate)\b|^(?:谢谢|多谢|感谢|谢啦|谢了)")
+# Thanks, also after an acknowledgement ("ok thanks for the help", "嗯嗯 谢谢安慰", "好的谢谢你").
+_ACK = r"(?:(?:ok|okay|oh|ah|yeah|yes|sure|great|cool|alright|嗯+|好的|好滴|好嘞|好吧|好|哦+|噢|喔|行|收到|明白了?|懂了)[\s,，!！.。~～]*)?"
+THANKS = re.compile(rf"(?i)^{_ACK}(?:thanks|thank you|thank u|thx|ty|much appreciated|appreciate)\b|^{_ACK}(?:谢谢|多谢|感谢|谢啦|谢了)")
 # Cries: alone they are a mood (MOOD); before a statement they are skipped (_INTERJECTION).
 _CRY_EN = "|".join(("ugh", "argh", "lol", "lmao", "haha+", "omg", "meh", "yay", "woo+", "phew"))
 _CRY_ZH = "|".join(("哈哈+", "呵呵+", "嘿嘿+", "笑死", "啊啊+", "唉+", "烦死", "气死", "累死", "困死", "饿死", "热死", "冷死"))
@@ -131,6 +133,15 @@ _PUZZLED = re.compile(
 _ENTITY = re.compile(
     r"(?<=\w\s)[A-Z][a-z]{2,}|\d|[A-Z]{2,}|(?:叫|名叫|名字是|取名|起名)[\u4e00-\u9fff]{2,3}|(?i:\b(?:named|called)\s+[a-z]{2,})"
 )
+# How the user finds the assistant's last reply: "嗯 这样舒服多了", "ok that's much better".
+_REACTION = re.compile(
+    r"^(?:(?:嗯+|好|哦+|噢|诶|哇)[\s,，!！~～]*)?(?:这样|这个|那样|这下|这回|这次)(?:就|确实|真的|果然|好像)?(?:舒服|好|顺眼|清楚|好看|顺|对|行|可以|不错|清爽)"
+    r"[\u4e00-\u9fff]{0,2}(?:了|啊|呀|哈)?[\s!！。.~～]*$"
+    r"|(?i:^(?:(?:ok|okay|yeah|oh|ah|wow)[\s,!]+)?(?:that's|thats|that is|this is|it's|its|now it's|much|way)\s+(?:(?:much|way|so much|a lot)\s+)?"
+    r"(?:better|clearer|easier to read)[\s!.,~]*(?:thanks|thank you|ty|thx)?[\s!.~]*$)"
+)
+# "name's Desmond, 22, senior at UC Davis": the user introducing themself without an "I".
+_NAME_GIVEN = re.compile(r"(?i)^(?:(?:hi|hey|hello|yo|so|ok)[\s,!.]+)*(?:the\s+)?(?:name's|names|name is|call me)\s+[a-z]")
 _WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9']+")
 # A clause that only says the user is correcting themself ("昨天说错了", "sorry, I meant"): what
 # they correct is in the clause that follows.
@@ -236,6 +247,8 @@ class NoiseFilter:
             return Verdict(False, "instruction to the assistant (possible prompt injection)")
         if GREETING.match(text) or THANKS.match(text):
             return Verdict(False, "greeting, thanks or acknowledgement")
+        if _REACTION.match(text):
+            return Verdict(False, "a reaction to the reply")
         if _CORRECTING.match(text.strip(" !！。.~～")):
             return Verdict(False, "says only that a correction follows")
         lang = language(text)
@@ -253,7 +266,8 @@ class NoiseFilter:
             return Verdict(False, "question or acknowledgement")
         if REQUEST.match(text):
             return Verdict(False, "request to the assistant")
-        if ABOUT_YOU.match(text) and not FIRST_PERSON.search(text):
+        # "你以后别老用emoji" is about the assistant and says how the user wants replies
+        if ABOUT_YOU.match(text) and not FIRST_PERSON.search(text) and (topic is None or topic.slot != "user.reply_style"):
             return Verdict(False, "about the assistant")
         if is_hypothetical(text) and (topic is None or topic.slot != "user.plan" or is_imagined(text)):
             return Verdict(False, "hypothetical")
@@ -268,7 +282,7 @@ class NoiseFilter:
         score = 0.0
         if topic is not None:
             score += 1.0
-        if FIRST_PERSON.search(text):
+        if FIRST_PERSON.search(text) or _NAME_GIVEN.match(text):
             score += 0.8
         elif implied_subject and user_subject:
             score += 0.8  # "住在武汉", "started couch to 5k": the speaker is the subject

@@ -103,6 +103,17 @@ def test_a_new_job_from_a_day_on_does_not_expire(embedder: SentenceTransformerEm
         assert job.candidate.expires_at is None and job.candidate.category is not Category.GOAL, text
 
 
+def test_what_goes_with_a_new_job_lasts_with_it(embedder: SentenceTransformerEmbedder) -> None:
+    for text, rest in (("offer定了！下周一入职美团，还是做产品，负责到店业务", ("还是做产品", "负责到店业务")),
+                       ("下周一 start at Shopee, 做 payment backend", ("做 payment backend",))):
+        kept = {e.body: e.candidate for e in capture(embedder, text) if e.candidate is not None}
+        for body in rest:
+            assert kept[body].expires_at is None and kept[body].category is not Category.GOAL, body
+    # a trip is still a trip: what is said with it goes with its day
+    for episode in capture(embedder, "下周六去杭州玩，住西湖边"):
+        assert episode.candidate is not None and episode.candidate.expires_at is not None, episode.body
+
+
 def test_a_clause_with_its_own_subject_does_not_borrow_the_topic_before_it(embedder: SentenceTransformerEmbedder) -> None:
     episodes = capture(embedder, "我是 vegetarian 但吃鸡蛋和奶，我在 Kestrel Partners 做 consultant，每个月要 fly to Jakarta 一周见 client")
     topics = {e.body: e.candidate.topic for e in episodes if e.candidate is not None}
@@ -119,6 +130,29 @@ def test_a_clause_with_its_own_subject_does_not_borrow_the_topic_before_it(embed
 )
 def test_a_name_given_or_a_place_named_is_kept(embedder: SentenceTransformerEmbedder, text: str, kept: str) -> None:
     assert kept in [e.body for e in capture(embedder, text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("yo. name's Desmond Okafor, 22, senior at UC Davis doing enology 🍇 can u explain malolactic fermentation",
+         ["name's Desmond Okafor, 22, senior at UC Davis doing enology 🍇"]),
+        # a wish about replies, said to the assistant
+        ("你以后别老用emoji 看着累", ["你以后别老用emoji 看着累"]),
+        ("your answers are too long", ["your answers are too long"]),
+        # thanks after an acknowledgement, and a reaction to the reply, are no memory
+        ("嗯嗯 谢谢安慰", []),
+        ("ok thanks, that helps a lot", []),
+        ("嗯 这样舒服多了", []),
+        ("ok that's much better, thanks", []),
+        ("你真聪明", []),
+        # what is said after a wish that ends by itself is told, not imagined
+        ("要是能去冰岛就好了，我护照下个月过期", ["我护照下个月过期"]),
+        ("我要是中了五百万，立马辞职去环游世界", []),
+    ],
+)
+def test_what_a_chat_message_keeps(embedder: SentenceTransformerEmbedder, text: str, kept: list[str]) -> None:
+    assert [e.body for e in capture(embedder, text)] == kept
 
 
 def test_saying_one_is_correcting_oneself_is_no_memory(embedder: SentenceTransformerEmbedder) -> None:
