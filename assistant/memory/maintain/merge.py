@@ -17,7 +17,7 @@ import numpy as np
 
 from assistant.memory.maintain.context import StepContext, chunks
 from assistant.memory.similarity import floors, script
-from assistant.memory.text import normalize
+from assistant.memory.text import normalize, tokens
 from assistant.memory.types import Category, Memory, Status
 
 # Calibrated similarity (rescaled above the model's floor, as recall does) from which two
@@ -35,6 +35,10 @@ _NEGATION_RE = re.compile(
     r"\b(?:not|no|never|none|nothing|neither|nor|without|anymore|stopped|quit)\b|n't\b|[不没别未無无非]"
 )
 _NUMBER_RE = re.compile(r"\d+(?:[.,:]\d+)*")
+# Where the model's similarity means little for a pair of scripts (the bundled English model on
+# Chinese: similarity.py), two memories must also share this much of their words (of the
+# shorter one's; numbers and dates aside) to say the same thing.
+MERGE_WORDS = 0.6
 
 
 class _Groups:
@@ -69,6 +73,14 @@ def distinct(a: str, b: str) -> bool:
         return True
     numbers_a, numbers_b = set(_NUMBER_RE.findall(na)), set(_NUMBER_RE.findall(nb))
     return bool(numbers_a and numbers_b and numbers_a != numbers_b)
+
+
+def shared_words(a: str, b: str) -> float:
+    """The share of the shorter text's words (Chinese bigrams, other words) the other holds."""
+    words_a, words_b = ({t for t in tokens(x) if not t.isdigit()} for x in (a, b))
+    if not words_a or not words_b:
+        return 0.0
+    return len(words_a & words_b) / min(len(words_a), len(words_b))
 
 
 def _text_key(memory: Memory) -> str:
@@ -158,6 +170,8 @@ def _vector_pairs(
             return
         if a.slot and b.slot and a.slot != b.slot:
             return
+        if fl.trust(script(a.content), script(b.content)) < 1.0 and shared_words(a.content, b.content) < MERGE_WORDS:
+            return  # the model cannot judge this pair: "还是做产品（3-23）" and "负责到店业务（3-23）" are two facts
         if not distinct(a.content, b.content):
             join(a.id, b.id)
 

@@ -32,6 +32,7 @@ from assistant.memory.maintain import (
     run_maintenance,
 )
 from assistant.memory.maintain import compact as compact_module
+from assistant.memory.maintain.merge import MERGE_WORDS, shared_words
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category, Kind, Memory, Status
 
@@ -128,6 +129,15 @@ def test_merge_folds_paraphrases_and_keeps_provenance(profile: Profile, clock: M
     assert {status(profile, m.id) for m in (other, likes, dislikes)} == {Status.ACTIVE}
     assert first.id not in indexed(profile)
     assert merge(ctx_at(profile, clock.now()))["merged"] == 0  # idempotent
+
+
+def test_merge_needs_shared_words_where_the_model_cannot_judge_the_script(profile: Profile, clock: ManualClock) -> None:
+    # the bundled English model finds any two Chinese texts alike, the more so with the same day in both
+    job = add(profile, "还是做产品（2026-03-23）")
+    team = add(profile, "负责到店业务（2026-03-23）")
+    merge(ctx_at(profile, clock.now()))
+    assert status(profile, job.id) is Status.ACTIVE and status(profile, team.id) is Status.ACTIVE
+    assert shared_words("我对花生过敏", "我花生过敏") >= MERGE_WORDS > shared_words("我住在成都", "我住在杭州")
 
 
 def test_merge_same_slot_keeps_the_newest_value(profile: Profile, clock: ManualClock) -> None:
