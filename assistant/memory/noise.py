@@ -141,7 +141,7 @@ _REACTION = re.compile(
     r"(?:better|clearer|easier to read)[\s!.,~]*(?:thanks|thank you|ty|thx)?[\s!.~]*$)"
 )
 # "name's Desmond, 22, senior at UC Davis": the user introducing themself without an "I".
-_NAME_GIVEN = re.compile(r"(?i)^(?:(?:hi|hey|hello|yo|so|ok)[\s,!.]+)*(?:the\s+)?(?:name's|names|name is|call me)\s+[a-z]")
+_NAME_GIVEN = re.compile(r"(?i)^(?:(?:hi|hey|hello|yo|so|ok)[\s,!.]+)*(?:the\s+)?(?:name's|name is|call me)\s+[a-z]")
 _WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9']+")
 # A clause that only says the user is correcting themself ("昨天说错了", "sorry, I meant"): what
 # they correct is in the clause that follows.

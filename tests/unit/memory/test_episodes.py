@@ -146,6 +146,7 @@ def test_a_name_given_or_a_place_named_is_kept(embedder: SentenceTransformerEmbe
         ("嗯 这样舒服多了", []),
         ("ok that's much better, thanks", []),
         ("你真聪明", []),
+        ("names are hard to remember lol", []),
         # what is said after a wish that ends by itself is told, not imagined
         ("要是能去冰岛就好了，我护照下个月过期", ["我护照下个月过期"]),
         ("我要是中了五百万，立马辞职去环游世界", []),
