@@ -404,27 +404,30 @@ class EpisodeCapture:
                 if people_in(body):
                     referent = None  # someone else, unnamed, is whom a pronoun after this may mean
             if verdict.keep:
+                # a change that lasts from its day on, of its own or continued from the sentence's
+                # ("下周一入职美团，还是做产品，负责到店业务": the product work starts then too)
+                changes_here = _lasting(episode)
+                inherits = clause.sentence in changes and episode.topic is not None and episode.topic.slot in _LASTING and not episode.own_span
                 episode.candidate = self._candidate(
-                    episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None, inherits=clause.sentence in changes
+                    episode, now, explicit_message or _EXPLICIT.match(clause.text) is not None, lasting=changes_here or inherits
                 )
-                if _lasting(episode):
+                if changes_here:
                     changes.add(clause.sentence)
             out.append(episode)
         _extend_until(out)
         return out
 
-    def _candidate(self, episode: Episode, now: datetime, explicit: bool, inherits: bool = False) -> Candidate:
+    def _candidate(self, episode: Episode, now: datetime, explicit: bool, *, lasting: bool) -> Candidate:
         """The episodic memory of a kept clause.
 
         Args:
-            inherits: the clause continues a change of the same sentence that lasts from its
-                day on ("下周一入职美团，还是做产品，负责到店业务": the product work starts then too).
+            lasting: it tells of a change that lasts from the day it names (`_lasting`), or
+                continues one in the same sentence: no plan that expires after its day.
         """
         content = dated(episode.body.strip(), episode.span)
         start, end = episode.span or (None, None)
         topic = episode.topic
         category = _CATEGORY.get(topic.slot, Category.FACT) if topic else Category.FACT
-        lasting = _lasting(episode) or (inherits and topic is not None and topic.slot in _LASTING and not episode.own_span)
         # "我女儿 Emma 下周三有 piano recital", "可我痛风啊…（周五聚会）": the day passes, the
         # daughter and the gout stay
         slots = {t.slot for t in episode.also} | ({topic.slot} if topic else set())
