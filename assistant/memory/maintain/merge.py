@@ -166,11 +166,12 @@ def _vector_pairs(
     def consider(a: Memory, b: Memory, sim: float) -> None:
         if a.id == b.id or bucket_of.get(a.id) != bucket_of.get(b.id):
             return
-        if sim < fl.raw(MERGE_SIMILARITY, script(a.content), script(b.content)):
+        scripts = script(a.content), script(b.content)
+        if sim < fl.raw(MERGE_SIMILARITY, *scripts):
             return
         if a.slot and b.slot and a.slot != b.slot:
             return
-        if fl.trust(script(a.content), script(b.content)) < 1.0 and shared_words(a.content, b.content) < MERGE_WORDS:
+        if fl.trust(*scripts) < 1.0 and shared_words(a.content, b.content) < MERGE_WORDS:
             return  # the model cannot judge this pair: "还是做产品（3-23）" and "负责到店业务（3-23）" are two facts
         if not distinct(a.content, b.content):
             join(a.id, b.id)
