@@ -300,15 +300,15 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _pull(self, model: str) -> None:
         fake = self.server.fake
+        self._pull_installed = False
         try:
             outcome = self._stream_pull(model)
         except OSError:  # the client hung up mid-line
             outcome = "cancelled"
         if outcome != "success":
             self.close_connection = True
-        elif model not in fake.models:
-            fake.models.append(model)
-        fake.pull_outcomes.append(outcome)
+        if not self._pull_installed:  # an installed model stays installed, whoever hangs up
+            fake.pull_outcomes.append(outcome)
         fake.pull_finished.set()
 
     def _stream_pull(self, model: str) -> str:
@@ -333,6 +333,12 @@ class _Handler(BaseHTTPRequestHandler):
                 return "cancelled"  # a cancelled pull installs nothing
             progress = {"status": f"pulling {digest[7:19]}", "digest": digest, "total": size}
             self._write_line({**progress, "completed": size * step // steps})
+        # As Ollama does, the model is installed before "success" is sent: a client that lists
+        # the models the moment it reads that line must find it there.
+        if model not in fake.models:
+            fake.models.append(model)
+        fake.pull_outcomes.append("success")
+        self._pull_installed = True
         for status in ("verifying sha256 digest", "writing manifest", "success"):
             self._write_line({"status": status})
         self._end_chunks()
