@@ -440,7 +440,9 @@ _KEYS = (
     _Key("security_code", r"cvv2?|cvc2?|csc|cid|card\s+security\s+code|security\s+code", "安全码|CVV码|验证码|校验码"),
     # a code sent for one log-in: "one-time code 583920", "OTP: 4471", "动态码 882910"
     _Key("security_code", r"one[\s-]?time\s+(?:code|pin|passcode|password)|otp(?:\s+code)?|verification\s+code"
-         r"|(?:2fa|two[\s-]factor|sms|text|login|log-in|sign[\s-]?in|auth(?:entication)?|authenticator)\s+code",
+         r"|(?:2fa|two[\s-]factor|sms|text|login|log-in|sign[\s-]?in|auth(?:entication)?|authenticator)\s+code"
+         # "my bank just texted me a code 662901"
+         r"|(?:texted|sent|emailed|messaged|gave)\s+me\s+(?:a|the|this|my|their)\s+(?:\w+\s+)?code",
          "动态码|动态密码|短信码|登录码"),
     _Key("pin", r"pin"),
     # "the door code is 2580", "locker combo 12-34-56": what opens something
@@ -546,6 +548,8 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
             span = _named_before(text, start, key.kind)  # "is 583920174 a valid format for a passport number?"
         if span is None and key.value == "secret":
             span = _told_next(text, at, key.kind)  # "is my wifi password strong enough? it's X"
+        if span is None and key.value == "secret":
+            span = _secret_near(text, at, key.kind)  # "wifi密码也记一下 lmy@2025home"
         if span is None and key.value in ("id", "weak"):
             # "do i need my insurance policy number for the follow up? its HX-4471-90832"
             span = _told_next(text, at, key.kind, key)
@@ -583,6 +587,26 @@ def _named_before(text: str, key_start: int, kind: str) -> SensitiveSpan | None:
     if _YEAR.fullmatch(value) or _AMOUNT_UNIT.match(text, m.end()) or sum(ch.isdigit() for ch in value) < 5:
         return None  # "2027 is when my passport expires", "300 yuan for the passport"
     return _span(kind, text, m.start(), m.end())
+
+
+# A secret a few words after its key word in the same clause ("家里wifi密码也记一下 lmy@2025home 老忘",
+# "password for the nas, I set it to Blue-Fox-77"): a run with a letter and a digit or a symbol.
+_NEAR_MAX = 24
+_NEAR_SECRET = re.compile(
+    r"(?<![A-Za-z0-9@#$%^&*_\-])(?=[^\s]*[A-Za-z])(?=[^\s]*[\d@#$%^&*!?~+=])[^\s\u3000-\u303f\u3400-\u9fff\uff00-\uffef,，;；]{6,64}"
+)
+_NOT_NEAR = _SECRET_STOP | frozenset("manager managers app apps vault policy policies hint hints strength generator keeper rules".split())
+_CLAUSE_BREAK = re.compile(r"[。！？!?\n，,;；]|[.](?=\s)")
+
+
+def _secret_near(text: str, at: int, kind: str) -> SensitiveSpan | None:
+    limit = min(len(text), at + _NEAR_MAX)
+    brk = _CLAUSE_BREAK.search(text, at, limit)
+    m = _NEAR_SECRET.search(text, at, brk.start() if brk else limit)
+    if m is None or any(w.lower() in _NOT_NEAR for w in re.findall(r"[A-Za-z]+", text[at : m.start()])):
+        return None  # "my password manager is 1Password"
+    end = _trim(text, m.start(), m.end())
+    return _span(kind, text, m.start(), end) if end - m.start() >= 6 else None
 
 
 def _told_next(text: str, at: int, kind: str, key: _Key | None = None) -> SensitiveSpan | None:
@@ -662,9 +686,20 @@ _ENV_LINE = re.compile(
 )
 
 
+# ... and such a line quoted inside a sentence: "我 config 里写的是 DB_PASSWORD=Xk9#pq2L77 没错啊".
+_ENV_INLINE = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD|PASS|DSN)[A-Z0-9_]*)"
+    r"[ \t]*=[ \t]*[\"']?(?P<value>[^\s\"'，。；]{4,256})"
+)
+
+
 def _env_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
     if "=" not in text and ":" not in text:
         return
+    for m in _ENV_INLINE.finditer(text):
+        kind = "password" if re.search("PASS|PWD", m.group("name")) else "api_key"
+        end = _trim(text, m.start("value"), m.end("value"))
+        yield -1, _span(kind, text, m.start("value"), end)
     for m in _ENV_LINE.finditer(text):
         name, value = m.group("name"), m.group("value")
         if not (name.isupper() or "_" in name):

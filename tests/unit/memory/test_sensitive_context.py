@@ -329,3 +329,25 @@ def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
 )
 def test_ordinary_words_are_not_keys(text: str) -> None:
     assert kinds(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a secret a few words after its key word, with no "is" between
+        ("家里路由器密码也帮我存一下 qz#2024home 老忘", [("password", "qz#2024home")]),
+        # a config line quoted inside a sentence
+        ("我 .env 里写的是 REDIS_PASSWORD=p4ss-W0rd 还是连不上", [("password", "p4ss-W0rd")]),
+        # a code someone sent
+        ("the pharmacy just texted me a code 448120 to confirm pickup", [("security_code", "448120")]),
+    ],
+)
+def test_secrets_said_the_way_people_type_them(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(s.kind, s.value) for s in find_sensitive(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["my password manager is 1Password", "my password app is Bitwarden 2024", "密码也太长了吧"]
+)
+def test_a_word_after_password_is_no_secret(text: str) -> None:
+    assert find_sensitive(text) == []
