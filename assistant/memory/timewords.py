@@ -243,7 +243,7 @@ _FUTURE: list[Rule] = [
     (re.compile(rf"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_EN_MON}(?![a-z])"),
      lambda m, n: _month_day(n, str(_EN_MONTHS[m.group(2).lower()]), m.group(1))),
     # "on the 2nd", "bumped to the 19th" — not "on the 5th floor"
-    (re.compile(r"(?i)\b(?:on|to|until|till|by|for) the (\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:floor|street|st|avenue|ave|row|grade|place|time|year|anniversary|birthday|century|edition|percentile))"),
+    (re.compile(r"(?i)\b(?:on|to|until|till|by|for) the (\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\s+[A-Za-z])(?!\s+(?:floor|street|st|avenue|ave|row|grade|place|time|year|anniversary|birthday|century|edition|percentile))"),
      lambda m, n: _month_day(n, None, m.group(1))),
     (re.compile(rf"(?i)\bin {_EN_NUM} (day|week|month)s?\b"),
      lambda m, n: _en_after(n, m.group(0).split(" ", 1)[1].rsplit(" ", 1)[0], m.group(1))),

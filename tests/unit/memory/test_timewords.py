@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -137,3 +137,9 @@ def test_the_narrower_of_two_dates_wins() -> None:
     assert start.date() == date(2026, 1, 19)
     start, end = future_date("月底要去清迈玩五天", now)  # type: ignore[misc]
     assert (start.date(), end.date()) == (date(2026, 1, 25), date(2026, 1, 31))
+
+
+def test_the_nth_of_a_month_in_lower_case() -> None:
+    now = datetime(2026, 1, 25, 20, tzinfo=timezone.utc)
+    span = future_date("dentist appointment on the 3rd of march", now)
+    assert span is not None and span[0].date() == date(2026, 3, 3)
