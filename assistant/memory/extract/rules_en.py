@@ -112,7 +112,7 @@ def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
                 m = None
     if m is None:
         # "I'm Marcus btw", "I'm Sofia, nice to meet you", "Marcus here": a capitalised word alone.
-        m = re.search(r"(?:^|(?<=[\s,!(]))(?i:i'm|i am|im)\s+([A-Z][a-z'\-]{1,30}(?:\s+[A-Z][a-z'\-]{1,30})?)(?=\s*(?:[,.!;)~]|$)|\s+(?:btw|by the way|here|from|and|lol|nice|fyi|again)\b)", s.text)
+        m = re.search(r"(?:^|(?<=[\s,!(]))(?i:i'm|i am|im)\s+([A-Z][a-z'\-]{1,30}(?:\s+[A-Z][a-z'\-]{1,30})?)(?=\s*(?:[,.!;)~]|$)|\s+(?:btw|by the way|here|from|and|lol|nice|fyi|again|now)\b)", s.text)
         if m is None:
             m = re.search(r"^(?:(?i:hi|hello|hey|yo)[,!]?\s+)?([A-Z][a-z'\-]{1,30})\s+here(?=\s*(?:[,!.:;\-–—(]|[\U0001F300-\U0001FAFF\u2600-\u27BF]|$))", s.text)
             if m and m.group(1) in ("Everyone", "Everybody", "Nobody", "Somebody", "Someone", "Anyone", "Nothing", "Everything", "Mine", "Yours", "Ours"):

@@ -645,20 +645,25 @@ def _salary(s: Sentence, now: datetime) -> Iterator[Candidate]:
                    entities=[amount], importance=3)
 
 
+# What may come before "我是…" in an introduction: a greeting, or a few words and a pause
+# ("问下 我是王磊", "对了，我是阿雯").
+_LEAD_IN = r"(?:(?:嗨|你好|您好|哈喽|大家好|hi|hello|hey)[，,！!～~\s]*|[\u4e00-\u9fff]{1,4}[，,！!～~\s]+)?"
+
+
 def _name_more(s: Sentence, now: datetime) -> Iterator[Candidate]:
     """'全名叫贺雯雯' / '嗨 我是阿雯': a full name, or a nickname the user introduces themself by."""
-    m = re.search(rf"全名(?:叫|是)\s*({_NAME})|^(?:(?:嗨|你好|您好|哈喽|hi|hello)[，,！!～~\s]*)?我是([阿小][{_CJK}]{{1,2}})(?=$|[，,。！!～~\s])", s.text, re.I)
+    m = re.search(rf"全名(?:叫|是)\s*({_NAME})|^{_LEAD_IN}我是([阿小][{_CJK}]{{1,2}})(?=$|[，,。！!～~\s])", s.text, re.I)
     name = _zh_name(m.group(1) or m.group(2)) if m else None
     if name is None:
         # "你好 我是王磊": a surname and a given name, all the clause says; a form's "姓名周子航"
-        m = re.search(rf"^(?:(?:嗨|你好|您好|哈喽|大家好|hi|hello|hey)[，,！!～~\s]*)?我是\s*([{_SURNAMES}][{_CJK}]{{1,2}})(?:啦|呀|哦)?$"
+        m = re.search(rf"^{_LEAD_IN}我是\s*([{_SURNAMES}][{_CJK}]{{1,2}})(?:啦|呀|哦)?$"
                       rf"|(?:^|[\s，,：:；;])(?:姓名|(?i:full name|name))\s*[:：]?\s*([{_SURNAMES}][{_CJK}]{{1,2}})(?=$|[\s，,。；;])", s.text, re.I)
         name = m.group(1) or m.group(2) if m else None
         if name and (name[-1] in _NOT_NAME_ENDS or name in _NOT_NAMES):
             name = None
     if name is None:
         # "Hi，我是Kevin，在Shopee做…": a Latin given name (not "我是Java工程师", nor a city)
-        m = re.search(r"^(?:(?:嗨|你好|您好|哈喽|大家好|hi|hello|hey)[，,！!～~\s]*)?我是\s*((?-i:[A-Z][a-z]{1,15}(?: [A-Z][a-z]{1,15})?))(?=$|[，,。！!～~\s])", s.text, re.I)
+        m = re.search(rf"^{_LEAD_IN}我是\s*((?-i:[A-Z][a-z]{{1,15}}(?: [A-Z][a-z]{{1,15}})?))(?=$|[，,。！!～~\s])", s.text, re.I)
         name = m.group(1) if m and m.group(1).lower() not in WORLD_CITIES else None
     if name:
         yield make(s, f"用户的名字是{name}。", Category.FACT, slot="user.name", value=name, entities=[name], importance=5)

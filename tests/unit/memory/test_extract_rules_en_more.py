@@ -415,3 +415,7 @@ def test_every_named_pet_is_kept() -> None:
 )
 def test_a_statement_said_with_feeling_is_no_question(text: str, question: bool) -> None:
     assert is_question(Sentence(text, 0, "en")) is question
+
+
+def test_a_new_name_said_with_now() -> None:
+    assert [c.value for c in extract_rules("I took his last name so I'm Sam Okafor now", NOW) if c.slot == "user.name"] == ["Sam Okafor"]

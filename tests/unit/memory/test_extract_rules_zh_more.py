@@ -390,3 +390,8 @@ def test_a_chinese_ask_for_advice_is_a_question(text: str, question: bool) -> No
     from assistant.memory.extract.common import Sentence, is_question
 
     assert is_question(Sentence(text, 0, "zh")) is question
+
+
+@pytest.mark.parametrize(("text", "name"), [("问下 我是王磊", "王磊"), ("对了，我是Tom", "Tom"), ("哈喽，我是阿雯", "阿雯")])
+def test_a_name_after_a_few_words_and_a_pause(text: str, name: str) -> None:
+    assert [c.value for c in extract_rules(text, NOW) if c.slot == "user.name"] == [name]
