@@ -156,6 +156,37 @@ _REMEMBER = re.compile(
     r"|^(?:请|麻烦|你)?(?:能|可以)?(?:要|帮我|给我|替我)?(?:记住|记一下|记下来|记下|记着|记好|备忘|别忘了|不要忘了|不要忘记|别忘记)(?:了|一下|好)?(?:[:：，,]|这件事[:：，,]?)?\s*"
 )
 
+# A short clause that ends in how the user feels ("最近项目好多好累😮‍💨", "压力超大", "真想辞职",
+# "so stressed out rn"): the feeling passes; a name or a number in it may not.
+_FEELING_TAIL = re.compile(
+    r"(?:(?:好|真|太|超|很|有点|有些|特别|巨|贼|蛮|挺|快|要|都|又)?"
+    r"(?:累|烦|困|丧|郁闷|崩溃|难受|心累|头大|无语|焦虑|紧张|激动|兴奋|开心|高兴|爽|忙|emo|抓狂|绝望|想哭|无聊|羡慕|心塞|窒息)"
+    r"(?:死|坏|疯|炸|爆)?(?:了|啊|呀|哦|哈|呢|啦|惹|我了)*"
+    r"|压力(?:好|太|超|很|有点|特别|山|巨)?大(?:了|啊|呀)*)"
+    r"[\s!！。.~～…😭😩😫😮‍💨💨🥲😤😵😮]*$"
+    r"|^(?:我)?(?:最近)?(?:真|好|超|太)想(?!.*(?:去|买|学|考|养|搬|换|回))[\u4e00-\u9fff]{1,4}[\s!！。.~～…]*$"
+    r"|(?i:\b(?:so|really|super|kinda|very|totally|completely)\s+(?:stressed(?: out)?|burnt out|burned out|overwhelmed|drained|done)(?:\s+(?:rn|lately|today|atm))?[\s!.~]*$)"
+)
+
+
+def _ended_names(text: str) -> set[str]:
+    from assistant.memory.update import ended_names
+
+    return ended_names(text)
+
+
+def _feeling_only(text: str) -> bool:
+    """A passing feeling: the feeling ends the clause, and what comes before it is a few words
+    ("最近项目好多" before "好累"), with no name or number in them."""
+    from assistant.memory.topics import value_words
+
+    tail = _FEELING_TAIL.search(text)
+    if tail is None or value_words(text) or _ENTITY.search(text):
+        return False
+    before = text[: tail.start()]
+    return len(re.findall(r"[\u4e00-\u9fff]", before)) <= 6 and len(re.findall(r"[A-Za-z]+", before)) <= 3
+
+
 @dataclass(frozen=True)
 class Verdict:
     keep: bool
@@ -271,10 +302,10 @@ class NoiseFilter:
             return Verdict(False, "about the assistant")
         if is_hypothetical(text) and (topic is None or topic.slot != "user.plan" or is_imagined(text)):
             return Verdict(False, "hypothetical")
-        mood = MOOD.match(text) is not None or MOOD_INSIDE.search(text) is not None
+        mood = MOOD.match(text) is not None or MOOD_INSIDE.search(text) is not None or _feeling_only(text)
         if mood and moved_day and _SIGH_FIRST.match(text) and MOOD_INSIDE.search(text) is None:
             mood = False
-        if mood and (topic is None or topic.slot not in ("user.health", "user.allergy")):
+        if mood and (topic is None or topic.slot not in ("user.health", "user.allergy", "user.reply_style")):
             return Verdict(False, "passing mood")
         size = _size(text)
         if size < (3 if lang == "zh" else 2):
@@ -292,6 +323,8 @@ class NoiseFilter:
             score += 0.4
         if DURABLE.search(text) or ENDED.search(text):
             score += 0.4  # "tough mudder's off", "黄山不去了": what ended is news about the user
+        if ENDED.search(text) and user_subject and _ended_names(text):
+            score += 0.4  # "Norway is off, the flights doubled": a named thing of theirs ended
         if SMALL_TALK.search(text) and (topic is None or topic.slot != "user.city"):
             score -= 0.8  # the weather is small talk; "Brisbane 这边好热" also says where the user is
         if LAUGH.search(text):

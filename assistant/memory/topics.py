@@ -126,7 +126,8 @@ TOPICS: tuple[Topic, ...] = (
         changes_only=True,
         names=re.compile(r"\b(?:Fender|Squier|Gibson|Epiphone|Ibanez|Yamaha|Taylor|Martin|Roland|Kawai|Steinway)\b|雅马哈|卡瓦依", re.ASCII)),
     Topic("user.vehicle", True, _rx(
-        r"car|cars|drive a|driving a|my (?:\w+ )?(?:civic|corolla|tesla|prius|golf|model [3sxy])|motorbike|motorcycle|scooter|e-?bike|bike|truck|van|suv|sold the|leased",
+        r"car|cars|drive a|driving a|my (?:\w+ )?(?:civic|corolla|tesla|prius|golf|model [3sxy])|motorbike|motorcycle|scooter|e-?bike|bike|truck|van|suv|sold the|leased|"
+        r"tesla|toyota|subaru|hyundai|volkswagen|chevy|chevrolet|mazda|nissan|lexus|volvo|prius|corolla|camry|rav4|cr-v|model [3sxy]|minivan|hatchback|sedan",
         r"车|开的是|驾照|电动车|摩托|自行车|单车|比亚迪|特斯拉|蔚来|小鹏|吉利|五菱|大众|丰田|本田|宝马|奔驰|奥迪"),
         # makes: the name alone says "my car" ("my 2014 Subaru Outback is making a clicking noise")
         names=re.compile(
@@ -136,8 +137,8 @@ TOPICS: tuple[Topic, ...] = (
             r"Mercedes|Porsche|Peugeot|Renault|Skoda|Fiat|Dodge|BYD)\b", re.ASCII
         )),
     Topic("user.device.phone", True, _rx(
-        r"phone|iphone|android|pixel|galaxy|oneplus",
-        r"手机|苹果\d|华为Mate|华为P|小米\d|安卓"),
+        r"phone|iphone|android|pixel|galaxy|oneplus|samsung|xiaomi|huawei|redmi|oppo|vivo|honor|galaxy s\d{1,2}(?: ultra| plus|\+)?|s2\d(?: ultra| plus|\+)?|pixel \d{1,2}(?: pro| a)?|iphone ?\d{1,2}(?: pro(?: max)?| plus| mini)?",
+        r"手机|苹果\d|华为Mate|华为P|小米\d|安卓|三星|华为|小米|荣耀|一加"),
         names=re.compile(r"\b(?:iPhone|Pixel|Galaxy S\d*|OnePlus|Xiaomi|Huawei|Redmi)\b|iPhone", re.ASCII)),
     Topic("user.device.computer", True, _rx(
         r"laptop|macbook|thinkpad|pc|desktop|computer|chromebook|surface|linux|ubuntu|fedora|windows 1\d|framework (?:laptop|1[36])",
@@ -180,7 +181,7 @@ TOPICS: tuple[Topic, ...] = (
         r"answer|answers|reply|replies|respond|response|responses|bullet points|emoji|emojis|in english|in chinese|in spanish|be brief|short answers|keep it short|metric|imperial|celsius|fahrenheit",
         r"回答|回复|回我|简短|简洁|啰嗦|表情|用中文|用英文|说中文|说英文|分点|公制|摄氏")),
     Topic("user.plan", False, _rx(
-        r"going to|gonna|planning|plan to|plans|trip|flight|flying|travel|travelling|traveling|vacation|holiday|visit|visiting|exam|interview|"
+        r"going to|gonna|planning|plan to|plans|trip|trips|flight|flights|flying|booked|travel|travelling|traveling|vacation|holiday|visit|visiting|exam|interview|"
         r"appointment|deadline|wedding|conference|due|next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:weekend|saturday|sunday)|tomorrow",
         r"打算|准备|计划|要去|去.{1,8}(?:玩|旅游|旅行|出差)|出差|旅游|旅行|航班|机票|考试|要考|考(?:科目|驾照|研|证|公务员)|面试|预约|截止|婚礼|下周|下个月|明年|明天|后天|周末要|月底|月初|号要|号去")),
 )
@@ -221,9 +222,10 @@ CHANGE = re.compile(
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
-    r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
+    r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|is over|are over|'s over|’s over|done with|unsubscribed|"
+    r"(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
     r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice"
-    r"|(?i:give up)\s*了|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
+    r"|(?i:give up)\s*了|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|退订|取消订阅|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
     # "豆豆走了": a name and 走了, all the clause says, is a death
     r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥",
     re.ASCII,
@@ -248,7 +250,10 @@ RESCHEDULED = re.compile(
 )
 # Ending a relationship without naming anyone: what named a partner ends.
 _PARTNER = re.compile(r"(?i)\b(?:boyfriend|girlfriend|partner|bf|gf|fianc[ée]e?|husband|wife)\b|男朋友|女朋友|男友|女友|对象|男票|女票")
-SINGLE = re.compile(r"(?i)\b(?:been|i'm|im|now|newly|back to being)\s+single\b|单身了|恢复单身|现在单身")
+SINGLE = re.compile(
+    r"(?i)\b(?:been|i'm|im|now|newly|back to being)\s+single\b|\bwe (?:just )?(?:broke up|split up|called it quits)\b"
+    r"|单身了|恢复单身|现在单身|^(?:我们|我俩|我和他|我和她|我跟他|我跟她)(?:已经|还是|终于)?分(?:手)?了"
+)
 
 
 def names_a_partner(text: str) -> bool:
@@ -276,6 +281,9 @@ _ZH_PLACE = re.compile(rf"(?:(?<=[在到去住从于回])|^){_PLACE_CHAR}{{2,4}}
 _EN_IN_PLACE = re.compile(r"(?<![Ff]rom )(?<![Tt]o )\b(?:in|near|outside|based in|here in)\s+(?!the\b|a\b|my\b|[A-Z][a-z]+day\b)[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)?(?![\w'’])")
 
 
+# "我在Shanghai做设计", "我在 Shenzhen 南山上班": a city in Latin letters after 在
+_ZH_AT_LATIN = re.compile(r"在\s?([A-Za-z][A-Za-z]+(?:\s[A-Z][a-z]+)?)")
+_EN_CITY_OFFICE = re.compile(r"\b([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+(?:office|campus|branch|hq|headquarters|team|site|studio|store|hospital|clinic)\b")
 _ZH_AWAY = re.compile(r"出差|旅游|旅行|度假|转机|玩几天|玩两天|待几天|路过|开会")
 
 
@@ -289,8 +297,14 @@ def located(clause: str) -> bool:
             return False  # "在西安出差" places a trip, not the user
         # "Brisbane 这边好热": a place named in Latin letters, then "over here"
         return any(f"在{city}" in clause or re.search(rf"(?i)\bbased?\s?(?:在\s?)?{city}", clause) for city in ZH_CITIES) \
-            or re.match(r"^(?:我)?(?:在\s?)?[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})?\s?(?:这边|这里|这儿)", clause) is not None
-    return _EN_IN_PLACE.search(clause) is not None and not re.search(r"(?i)\b(?:trip|visit|visiting|vacation|holiday|flight|flying|last (?:week|month|year))\b", clause)
+            or re.match(r"^(?:我)?(?:在\s?)?[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})?\s?(?:这边|这里|这儿)", clause) is not None \
+            or any(m.group(1).lower() in WORLD_CITIES for m in _ZH_AT_LATIN.finditer(clause))
+    if re.search(r"(?i)\b(?:trip|visit|visiting|vacation|holiday|flight|flying|last (?:week|month|year))\b", clause):
+        return False
+    # "in Portland", or a known city's office, campus or team ("working out of their Dublin office")
+    return _EN_IN_PLACE.search(clause) is not None or any(
+        m.group(1).lower() in WORLD_CITIES for m in _EN_CITY_OFFICE.finditer(clause)
+    )
 
 
 def value_words(text: str) -> set[str]:

@@ -23,10 +23,11 @@ import numpy as np
 from assistant.clock import from_ts, to_ts
 from assistant.memory.episodes import dated, weekdays_of, weekly_routine
 from assistant.memory.glossary import things_named
+from assistant.memory.people import about_someone_else
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
-from assistant.memory.text import normalize, tokens
+from assistant.memory.text import EN_STOP, match_expression, normalize, tokens
 from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
@@ -119,6 +120,12 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
     return CHANGE.search(text) is not None or ENDED.search(text) is not None
 
 
+# A new name: "现在叫布丁", "改名叫豆包", "we renamed him Tofu", "she's called Luna now"
+_RENAMED = re.compile(
+    r"(?:现在|改名|改)叫\s*(?P<zh>[\u4e00-\u9fff]{1,3}|[A-Za-z][a-z]+)"
+    r"|(?i:\brenamed\s+(?:him|her|it|them)\s+)(?P<en>[A-Z][a-z]+)"
+    r"|(?i:\b(?:is|'s)\s+(?:called|named)\s+)(?P<now>[A-Z][a-z]+)(?i:\s+now\b)"
+)
 _ZH_PARTY = re.compile(r"(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?=分手|离婚|分开|断了|掰了)")
 
 
@@ -134,6 +141,10 @@ _TRAVEL = re.compile(r"(?i)\b(?:trip|fly|flying|flight|travel|hotel|airbnb|holid
 _INSTEAD = re.compile(r"(?i)\binstead\b|\brather than\b|改去|改成|改为|换成|换去|转去")
 # a trip sent to another place: "we're going to Porto instead" (not "going to take the train instead")
 _REDIRECTED = re.compile(r"(?i)\b(?:going|heading|flying|driving|off) to (?-i:[A-Z])[\w'-]*[^.!?]{0,20}\binstead\b|改去|换去|转去|改成去|换成去")
+# A plan by what was booked for it: "booked flights to Lisbon for the easter break"
+_BOOKED = re.compile(r"(?i)\b(?:trip|road ?trip|flights?|fly|flying|travel|hotel|airbnb|holiday|vacation|booked|tickets?|getaway)\b|旅|机票|酒店|民宿|门票|车票|自驾")
+# How near a plan made "instead" must be to the plan it replaces (rescaled similarity).
+_INSTEAD_SIMILARITY = 0.2
 # The days of one trip: "4月30号出发" and "五一…去大理玩" are the same plan.
 _ONE_TRIP_DAYS = 7 * 86400
 
@@ -185,6 +196,73 @@ def _on_the_day_of(candidate: Candidate, plans: list[Memory], tz: tzinfo | None)
         candidate, event_at=start, expires_at=end + timedelta(days=1), category=Category.GOAL,
         content=dated(candidate.content, (start, end)), topic=candidate.topic or "user.plan",
     )
+
+
+_ENDED_NAME_MAX = 6
+# What is left of an end statement once its name and its end words are gone: a few words, the
+# way people add a feeling or a reason ("Iceland is off :( my partner's visa is stuck").
+_LEFT_WORDS = 3
+# "my left foot" ends nothing
+_NOT_AN_END = re.compile(r"(?i)\bleft\s+(?:foot|hand|side|leg|arm|eye|ear|knee|shoulder|wrist|ankle|hip|turn|lane|over|behind)\b")
+# An end that says who the user is now ("officially retired", "graduated!", "我毕业了"), not what is off.
+_A_STATE_NOW = re.compile(r"(?i)\b(?:retired|graduated|recovered|healed|cleared me|all[- ]clear|single|divorced)\b|退休|毕业|康复|痊愈|单身|离婚")
+_LEFT_CJK = 6
+_FILLER = re.compile(r"(?i)\b(?:ok|okay|so|well|yeah|sadly|finally|officially|totally|just|already|also|now|too|lol|haha|ugh|welp|anyway)\b|[我了的吧啦呀啊哦嘛也都就已经终于还是算]")
+
+
+def ended_names(said: str) -> set[str]:
+    """The named things an end statement is about ("Iceland is off" → {"iceland"}, "quit blue
+    bottle" → {"blue bottle"}), or none when it says more than that the thing ended."""
+    said = _NOT_AN_END.sub(" ", said)
+    if about_someone_else(said) or ENDED.search(said) is None or _A_STATE_NOW.search(said):
+        return set()
+    rest = _FILLER.sub(" ", ENDED.sub(" ", said))
+    latin = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'\-]+", rest) if w.lower() not in EN_STOP]
+    cjk = re.findall(r"[\u4e00-\u9fff]", rest)
+    # a value of its own: a capitalised or known name ("Iceland", "Spotify", "苏州")
+    named = {normalize(part) for w in value_words(rest) for part in re.split(r"[\u4e00-\u9fff]+", w) if len(part.strip()) >= 2}
+    named |= {w for w in value_words(rest) if re.fullmatch(r"[\u4e00-\u9fff]{2,}", w)}
+    named = {n.strip() for n in named if n.strip() and not n.strip().isdigit() and n.strip() not in EN_STOP}
+    named |= {m.group(1) for m in _ZH_PARTY.finditer(said)}  # "我跟阿杰分手了"
+    if named:
+        left = [w for w in latin if not any(w in n.split() for n in named)]
+        left_cjk = [c for c in cjk if not any(c in n for n in named)]
+        return named if len(left) <= _LEFT_WORDS and len(left_cjk) <= _LEFT_CJK else set()
+    # no name: the few words the statement is made of ("ok keto is over", "quit blue bottle")
+    words = [w for w in latin if w not in _NOT_NAMES]
+    if 1 <= len(words) <= 2 and len(words) == len(latin) and not cjk:
+        return {" ".join(words)}
+    return set()
+
+
+# Words that name no one thing: the people and kinds an end statement may mention in passing.
+_NOT_NAMES = frozenset(
+    "thing things stuff plan plans idea trip the job work diet subscription membership account app thing's "
+    "partner boyfriend girlfriend husband wife visa money time week month year day today weeks months years days".split()
+)
+
+
+def _names_it(content: str, name: str) -> bool:
+    """Whether `content` names `name` as a word (a Latin name) or anywhere (a Chinese one)."""
+    if name.isascii():
+        return re.search(rf"(?i)(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", content) is not None
+    return name in content
+
+
+_DATE_WORDS = re.compile(
+    r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$|^\d+(?:st|nd|rd|th)?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$"
+)
+
+
+_GOING_TO = re.compile(r"(?i)\b(?:to|in|at)\s+(?:the\s+)?(?!(?:the|my|our|a|an)\b)[a-z]{3,}|去[\u4e00-\u9fff]{2}")
+
+
+def _names_a_thing(text: str) -> bool:
+    """Whether a statement names something of its own besides days ("the Lake District" does,
+    "April 14 … the 19th" does not)."""
+    if _REDIRECTED.search(text) or _GOING_TO.search(text):
+        return True  # "改去新疆伊犁", "heading to the coast instead"
+    return any(not _DATE_WORDS.match(w) for word in value_words(text) for w in word.split())
 
 
 def _pets_gone(text: str) -> set[str]:
@@ -247,11 +325,20 @@ class UpdateDecision:
             replaced += off
             if off:
                 self._called_off = (at, off)
+            replaced += self._ended_by_name(said, at, taken())
         if candidate.event_at is None and candidate.kind is Kind.EPISODIC and _INSTEAD.search(said) and not TENTATIVE.search(said):
             instead_of, ended_already = self._instead_of(said, at, taken())
             if instead_of:
                 replaced += [] if ended_already else instead_of
                 candidate = _on_the_day_of(candidate, instead_of, turn.at.tzinfo if turn is not None and turn.at is not None else None)
+        if (candidate.kind is Kind.EPISODIC and _INSTEAD.search(said) and not TENTATIVE.search(said) and not weekly_routine(said)
+                and not any(m.category is Category.GOAL or m.topic == "user.plan" for m in replaced)):
+            # "doing a cheap camping trip in Big Bend instead", "I'm now flying out April 14 instead":
+            # the plan it stands in for is the nearest one said before
+            nearest = self._nearest_plan(candidate, vector, at, taken())
+            replaced += nearest
+            if nearest and not _names_a_thing(said):
+                candidate = _carrying_names(candidate, nearest)  # "I'm now flying out April 14 instead": still Lisbon
         if candidate.kind is Kind.EPISODIC and _NEW_DAYS.search(said) and weekly_routine(said) and not TENTATIVE.search(said):
             before = self._routine_before(weekdays_of(said), candidate.topic, at, taken())
             if before is not None:
@@ -267,6 +354,11 @@ class UpdateDecision:
             message = turn.content if turn is not None and isinstance(turn.content, str) else said
             replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
         replaced += self._going_with(replaced, at, set(keep))
+        if (renamed := _RENAMED.search(said)) is not None and turn is not None and isinstance(turn.content, str):
+            # "仓鼠改名了，Mochi 太普通，现在叫布丁": what named it by its old name goes (not the rest
+            # of what was said with it, "我们家新来了一只仓鼠")
+            new_name = normalize(renamed.group("zh") or renamed.group("en") or renamed.group("now") or "")
+            replaced += self._of_pets_named({n for n in _names(turn.content) if n != new_name}, taken(), people=True)
         # after the rest: the condition told beside the old medication ("最近老失眠") still holds
         health = (topic is not None and topic.slot == "user.health") or _MEDICATION_SWITCH.search(said) is not None
         if health and turn is not None and isinstance(turn.content, str) \
@@ -373,6 +465,31 @@ class UpdateDecision:
                 taken.add(memory.id)
         return out
 
+    def _ended_by_name(self, said: str, at: float, taken: set[int]) -> list[Memory]:
+        """"Iceland is off", "ok keto is over", "Spotify我退订了", "quit blue bottle": a statement
+        that only says a named thing ended ends what was said of that thing before, whatever
+        part of life it was filed under. Not a longer statement that qualifies it ("stopped
+        drinking coffee after 3pm" leaves "I love coffee"), nor a name many memories share."""
+        names = ended_names(said)
+        if not names:
+            return []
+        store = self.service.store
+        match = match_expression(sorted({t for name in names for t in tokens(name)}))
+        if match is None:
+            return []
+        found = store.get_many([i for i, _ in store.keyword_search(match, 2 * _ENDED_NAME_MAX)])
+        out: list[Memory] = []
+        for name in names:
+            holding = [
+                m for m in found.values()
+                if m.id not in taken and m.created_at < at and m.status is Status.ACTIVE and _names_it(m.content, name)
+            ]
+            if len(holding) > _ENDED_NAME_MAX:
+                continue  # a word too many memories share names no one thing
+            out += holding
+            taken.update(m.id for m in holding)
+        return out
+
     def _health_before(self, said: re.Pattern[str], at: float, taken: set[int]) -> list[Memory]:
         """Active health memories from before `at` that match `said`: what the injury kept the
         user from ("physio cleared me" ends "no running for 6 weeks", "医生说不能久坐"), or the
@@ -384,11 +501,15 @@ class UpdateDecision:
                 taken.add(memory.id)
         return out
 
-    def _of_pets_named(self, names: set[str], taken: set[int]) -> list[Memory]:
-        """"豆豆走了", "we said goodbye to pepper on sunday": what was said of that pet ends."""
+    def _of_pets_named(self, names: set[str], taken: set[int], *, people: bool = False) -> list[Memory]:
+        """"豆豆走了", "we said goodbye to pepper on sunday": what was said of that pet ends (with
+        `people`, of that person too: a child's new name)."""
         store = self.service.store
         out: list[Memory] = []
-        for memory in store.active_by_topics(["user.pet"]) + store.active_by_slot_prefix("user.pet"):
+        found = store.active_by_topics(["user.pet"]) + store.active_by_slot_prefix("user.pet")
+        if people:
+            found += store.active_by_topics(["user.family"]) + store.active_by_slot_prefix("user.family")
+        for memory in found:
             text = memory.content.casefold()
             if memory.id not in taken and any(re.search(rf"(?<![a-z]){re.escape(name)}(?![a-z])", text) for name in names):
                 out.append(memory)
@@ -440,9 +561,44 @@ class UpdateDecision:
         return trips, False
 
     def _rescheduled(self, message: str, new_day: float, at: float, taken: set[int]) -> list[Memory]:
-        """"they bumped me to the 19th": the plan the message is about moves, the old day goes."""
+        """"they bumped me to the 19th": the plan the message is about moves, the old day goes;
+        "酒店说10月没档期了，改到11月8号" names nothing of it: the one plan ahead moves."""
         terms = {t for t in value_terms(message) if len(t) >= 3 or not t.isascii()}
-        return self._upcoming_naming(terms, at, taken, other_day=new_day)
+        named = self._upcoming_naming(terms, at, taken, other_day=new_day)
+        if named:
+            return named
+        ahead = [m for m in self.service.store.upcoming(at, at + 400 * 86400, limit=30)
+                 if m.id not in taken and m.created_at < at and m.category is Category.GOAL and m.event_at != new_day]
+        days = {m.event_at for m in ahead}
+        if len(days) != 1:
+            return []  # which of several plans? nothing is moved on a guess
+        taken.update(m.id for m in ahead)
+        return ahead
+
+    def _nearest_plan(self, candidate: Candidate, vector: np.ndarray | None, at: float, taken: set[int]) -> list[Memory]:
+        """The plan said before that a plan made "instead" stands in for: the plan of the nearest
+        day within a week of its own ("I'm now flying out April 14 instead" after "heading to
+        Lisbon April 12-19"); for a trip, the newest trip of the last few months ("doing a road
+        trip to the Lake District instead"); else the plan of those months nearest in meaning."""
+        def plan(memory: Memory) -> bool:
+            return (memory.id not in taken and at - 120 * 86400 <= memory.created_at < at
+                    and (memory.category is Category.GOAL or "user.plan" in (memory.topic, *memory.topics) or _BOOKED.search(memory.content) is not None))
+
+        recent = [m for m in self.service.store.list(order="created_at DESC", limit=60) if plan(m) and not weekly_routine(m.content)]
+        found: Memory | None = None
+        if candidate.event_at is not None:
+            day = to_ts(candidate.event_at)
+            near = [m for m in recent if m.event_at is not None and m.category is Category.GOAL and abs(m.event_at - day) <= _ONE_TRIP_DAYS]
+            found = min(near, key=lambda m: abs((m.event_at or 0) - day), default=None)
+        if found is None and _BOOKED.search(candidate.content):
+            found = next((m for m in recent if _BOOKED.search(m.content)), None)
+        if found is None:
+            ids = {m.id for m in recent}
+            found = next((m for m, sim in self.similar(candidate.content, vector, limit=8) if sim >= _INSTEAD_SIMILARITY and m.id in ids), None)
+        if found is None:
+            return []
+        taken.add(found.id)
+        return [found]
 
     def _upcoming_naming(self, terms: set[str], at: float, taken: set[int], other_day: float | None = None) -> list[Memory]:
         out: list[Memory] = []

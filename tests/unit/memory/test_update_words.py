@@ -10,7 +10,7 @@ import pytest
 
 from assistant.memory.episodes import _lasts_for
 from assistant.memory.topics import cue_topics
-from assistant.memory.update import _pets_gone
+from assistant.memory.update import _pets_gone, ended_names
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
@@ -103,3 +103,21 @@ def test_a_known_city_where_the_user_is() -> None:
     assert "user.city" in [t.slot for t in cue_topics("i'm in leeds, rained all week obviously")]
     assert "user.city" not in [t.slot for t in cue_topics("im in new york this week for work")]  # a trip
     assert cue_topics("I'm in a meeting") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        ("Iceland is off :( my partner's visa is stuck", {"iceland"}),
+        ("ok keto is over", {"keto"}),
+        ("Spotify我退订了", {"spotify"}),
+        ("quit blue bottle", {"blue bottle"}),
+        ("sold the civic", {"civic"}),
+        # more than an end: a qualified habit, a sentence with a plan of its own, someone else's
+        ("I stopped drinking coffee after 3pm because it wrecks my sleep", set()),
+        ("I quit my job at Google to start my own company with two friends from college", set()),
+        ("my sister quit Netflix", set()),
+    ],
+)
+def test_ended_names(said: str, names: set[str]) -> None:
+    assert ended_names(said) == names

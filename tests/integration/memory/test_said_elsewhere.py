@@ -1,0 +1,78 @@
+"""What people say that no rule was written for: a fact shown in the user's own words, an end
+that names the thing, a forget request's sentence, a quote to work on, a passing feeling.
+
+Every message here is new wording, not taken from a scenario file."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from assistant.app import Profile
+from assistant.clock import ManualClock
+from assistant.memory.types import Kind, Status
+from tests.integration.memory.test_write_path_examples import contents, prompt, say
+
+
+def test_a_statement_that_a_named_thing_ended_ends_what_was_said_of_it(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "we booked ten days in Norway for July, fjords and everything")
+    clock.advance(timedelta(days=20))
+    say(profile, clock, "Norway is off, the flights doubled in price")
+    old = [m for m in profile.store.list(status=Status.SUPERSEDED, limit=50) if "fjords" in m.content]
+    assert old  # history keeps it
+    assert "fjords" not in prompt(profile, clock, "what should I pack for my summer holiday?")
+
+
+def test_an_end_with_more_to_say_ends_nothing(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I love coffee, flat whites mostly")
+    say(profile, clock, "I stopped drinking coffee after 3pm because it wrecks my sleep")
+    assert "flat whites" in contents(profile)
+
+
+def test_a_breakup_without_a_name_ends_the_partner(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我男朋友叫陈默，在银行上班")
+    clock.advance(timedelta(days=40))
+    say(profile, clock, "我们分手了")
+    assert "陈默" not in contents(profile)
+
+
+def test_a_passing_feeling_is_not_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "这周加班到十点，压力山大", "好烦啊", "so stressed out rn")
+    stored = contents(profile, status=None)
+    assert "压力山大" not in stored and "好烦" not in stored and "stressed" not in stored
+
+
+def test_a_reply_wish_with_a_complaint_is_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "你以后回复别那么长 看着累")
+    assert "回复别那么长" in contents(profile)
+
+
+def test_a_phone_named_by_its_make_replaces_the_old_one(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my phone is a Pixel 6")
+    clock.advance(timedelta(days=60))
+    say(profile, clock, "换了samsung s23，拍照好多了")
+    block = prompt(profile, clock, "手机电池不耐用怎么办")
+    assert "s23" in block.lower() and "Pixel" not in block
+
+
+def test_a_plan_made_instead_replaces_the_nearest_plan(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "booked flights to Lisbon for the easter break")
+    say(profile, clock, "dentist appointment on the 3rd of march")
+    clock.advance(timedelta(days=10))
+    say(profile, clock, "change of plans, doing a road trip to the Lake District instead")
+    stored = contents(profile)
+    assert "Lisbon" not in stored and "Lake District" in stored and "dentist" in stored
+
+
+def test_a_plan_moved_without_naming_it_is_the_one_plan_ahead(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我们的订婚宴定在9月20号")
+    clock.advance(timedelta(days=20))
+    say(profile, clock, "饭店说那天满了，改到10月11号")
+    stored = contents(profile)
+    assert "10月11" in stored and "9月20" not in stored
+
+
+def test_a_new_name_replaces_what_named_it_by_the_old_one(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我们家新来了一只兔子，叫 Coco")
+    clock.advance(timedelta(days=5))
+    say(profile, clock, "兔子改名了，Coco 太普通，现在叫年糕")
+    assert "叫 Coco" not in contents(profile) and "兔子" in contents(profile)
