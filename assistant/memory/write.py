@@ -343,6 +343,15 @@ class MemoryWriter:
             candidates.extend(self._accepted_claims(assistant.content, at))
         candidates = [c for c in _fold_explicit(candidates) if not self._in_held(c.evidence, clauses, held) and not blocked(c.content)]
 
+        if targets:
+            # The sentence that asks to forget something says nothing else worth keeping: what
+            # the request is about ("之前跟你说我看心理医生、焦虑症那个事，帮我忘掉吧"), why ("不想留
+            # 记录", "my manager uses this laptop sometimes"), how it ended ("已经和好了"); nor does
+            # a sentence after it that points back at it ("I shouldn't have shared that"). What the
+            # user goes on to tell ("just Sam is fine", "对了我下周开始学 salsa") is theirs.
+            asking = {c.sentence for c in clauses if c.start in held}
+            held |= {c.start for c in clauses if c.sentence in asking or _POINTS_BACK.search(c.text) or refers_back(c.text)}
+            candidates = [c for c in candidates if not self._in_held(c.evidence, clauses, held)]
         # Every clause about the user, in their words (not those with a vaulted value: the
         # identifier memory is that clause already).
         kept = [c for c in clauses if c.start not in held and not blocked(c.text) and VAULT_TAG not in c.text]
@@ -431,8 +440,8 @@ class MemoryWriter:
             target = find_forget_request(_POLITE_FRAME.sub("", clause.text))
             if target is None:
                 continue
-            if not target:
-                target = implied_target(" ".join(c.text for c in clauses if c is not clause))
+            if not target:  # "Jason那个事 forget it 别记了": the request's own words first
+                target = implied_target(clause.text) or implied_target(" ".join(c.text for c in clauses if c is not clause))
             found.append((clause, target))
             if not target:
                 continue
@@ -541,6 +550,13 @@ def _same_fact(a: Candidate, b: Candidate) -> bool:
     return a.slot == b.slot and (a.value or a.content) == (b.value or b.content)
 
 
+# A sentence after a forget request that speaks of what was to be forgotten: "I shouldn't have
+# shared that", "i'd rather keep that off the record", "不想留记录", "not worth it".
+_POINTS_BACK = re.compile(
+    r"(?i)\b(?:that|it|this|those|these)\b(?!\s+(?:is|was)\b)|\b(?:off the record|not worth)\b|不想|不要|别|没必要|算了|那个事|那件事|这件事|这些事"
+)
+
+
 def mentions(text: str, name: str) -> bool:
     """Whether `text` names `name` (a forget request's target): its words, or its CJK bigrams."""
     if normalize(name) in normalize(text):
@@ -588,8 +604,9 @@ _SINGLE_QUOTED = re.compile(r"(?<![^\s:：(（,，])'(?:[^'\n]|(?<=[A-Za-z])'(?=
 _ZH_SOMEONE = "朋友|同事|表哥|表姐|表弟|表妹|堂哥|堂姐|哥|姐|弟|妹|爸|妈|老板|同学"
 _SOMEONE = r"(?:cousin|friend|sister|brother|mom|mum|dad|boss|colleague|coworker|roommate|flatmate|partner|wife|husband|son|daughter|niece|nephew)"
 _SOMEONE_ELSES = re.compile(
-    r"(?i)\b(?:lyrics?|song|poem|quote|article|post|review|tweet|email|e-mail|letter|message|text|sms|cv|resume|essay)\b"
-    r"|\b(?:from|by|of) (?:my|his|her|their|our) \w+|\b(?:translate|translation|tl;?dr|summari[sz]e)\b"
+    # ASCII boundaries: "帮我summarize这篇article" has a Chinese character on each side of the words
+    r"(?i)(?<![A-Za-z])(?:lyrics?|song|poem|quote|article|post|review|tweet|email|e-mail|letter|message|text|sms|cv|resume|essay|recipe)(?![A-Za-z])"
+    r"|\b(?:from|by|of) (?:my|his|her|their|our) \w+|(?<![A-Za-z])(?:translate|translation|tl;?dr|summari[sz]e|proofread)(?![A-Za-z])"
     # "proofread my cousin's personal statement: '…'", "帮我看看我 cousin 的 statement：'…'"
     rf"|\bmy (?:\w+ )?{_SOMEONE}(?:'s|’s)|(?i:我\s*{_SOMEONE}\s*的)"
     rf"|歌词|诗|短信|邮件|信里|文章|帖子|评论|简历|论文|翻译|(?:帮|给|替)(?:我)?(?:{_ZH_SOMEONE})"
@@ -597,6 +614,23 @@ _SOMEONE_ELSES = re.compile(
     # "我朋友发给我的 帮我看看怎么回：'…'", "my boss sent me this: '…'"
     r"|发给我的|发来的|转给我的|(?i:\b(?:sent|texted|forwarded|emailed|messaged)\s+(?:me\s+)?(?:this|that|it)\b)"
 )
+
+
+_COLON_QUOTE = re.compile(
+    r"[:：]\s*('(?:[^'\n]|(?<=[A-Za-z])'(?=[A-Za-z])){40,}'(?![A-Za-z0-9])|\"[^\"\n]{40,}\"|“[^”]{40,}”|‘[^’\n]{40,}’|「[^」]{40,}」|『[^』]{40,}』)"
+)
+_MINE = re.compile(r"(?i)\bmy\b|\bhere'?s my\b|我的|我怕忘|帮我记|记一下|记下来|存一下|备忘")
+# a draft of the user's own to improve: "can you make this sound less awkward: '…'", "帮我润色一下：'…'"
+_DRAFT = re.compile(
+    r"(?i)\b(?:make (?:this|it) (?:sound|look|read)|rewrite|reword|rephrase|polish|improve|tidy up|edit)\b|润色|改一下|改改|帮我改|优化一下|通顺"
+)
+
+
+def _own_quote(text: str, colon: int) -> bool:
+    """Whether the quote after the colon at `colon` is the user's own words: the line before
+    says so ("here's my list:") or asks to improve a draft, and names no one else's."""
+    lo = max(0, colon - 80)
+    return (_MINE.search(text, lo, colon) or _DRAFT.search(text, lo, colon)) is not None and not _SOMEONE_ELSES.search(text, lo, colon)
 
 
 # A pasted letter, email or chat: from its first header or greeting line on, it is not the user.
@@ -677,6 +711,9 @@ def _not_the_users(text: str, clauses: list[Clause]) -> set[int]:
         return {c.start for c in clauses}
     quoted = [m.span() for m in _QUOTED.finditer(text)]
     quoted += [m.span() for m in _SINGLE_QUOTED.finditer(text) if _SOMEONE_ELSES.search(text, max(0, m.start() - 80), m.start())]
+    # a long quote after a colon is material to work on ("found this recipe: '…'", "帮我整理下meeting
+    # notes：'Attendees: …'"), unless the line says it is the user's own ("here's my list: '…'")
+    quoted += [(m.start(1), m.end()) for m in _COLON_QUOTE.finditer(text) if not _own_quote(text, m.start())]
     pasted = _PASTED_START.search(text)
     if pasted is not None and (pasted.start() > 0 and "\n" in text[: pasted.start()] or text.count("\n") >= 2):
         quoted.extend(_pasted(text, pasted))

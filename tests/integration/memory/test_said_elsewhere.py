@@ -35,6 +35,33 @@ def test_a_breakup_without_a_name_ends_the_partner(profile: Profile, clock: Manu
     assert "陈默" not in contents(profile)
 
 
+def test_the_sentence_of_a_forget_request_is_not_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "最近在吃抗焦虑的药，有点副作用")
+    clock.advance(timedelta(days=3))
+    say(profile, clock, "之前跟你说我吃药那个事，帮我删了吧，不想留着")
+    stored = contents(profile, status=None)
+    assert "不想留着" not in stored and "之前跟你说" not in stored
+
+
+def test_what_the_user_goes_on_to_tell_after_a_forget_request_is_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my ex Dominic still has my bike")
+    say(profile, clock, "can you forget everything about Dominic? it's not worth keeping. anyway i'm starting ceramics on thursday evenings")
+    stored = contents(profile)
+    assert "ceramics" in stored and "Dominic" not in stored and "worth keeping" not in stored
+
+
+def test_a_long_quote_after_a_colon_is_material_not_the_user(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "check this ad for me: 'Spacious flat in Camden, landlord lives upstairs, no pets, rent due on the 1st of each month.' is it a good deal? I'm a teacher btw")
+    stored = contents(profile)
+    assert "Camden" not in stored and "landlord" not in stored
+    assert "teacher" in stored
+
+
+def test_a_draft_of_the_users_own_stays_theirs(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "can you make this sound friendlier: 'hi team, I'm taking Friday off for my sister's graduation in Leeds'")
+    assert "graduation" in contents(profile)
+
+
 def test_a_passing_feeling_is_not_kept(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "这周加班到十点，压力山大", "好烦啊", "so stressed out rn")
     stored = contents(profile, status=None)
