@@ -9,6 +9,7 @@ a calibrated threshold to be injected; importance and recency only order relevan
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import re
@@ -34,7 +35,15 @@ from assistant.memory.cues import (
 )
 from assistant.memory.cues import matches as cue_matches
 from assistant.memory.episodes import weekly_routine
-from assistant.memory.people import about_others_only, admits, names_them, people_asked
+from assistant.memory.people import (
+    about_others_only,
+    about_someone_else,
+    admits,
+    names_them,
+    people_asked,
+    people_in,
+    user_takes_part,
+)
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.text import has_cjk, identifiers, idf, match_expression, normalize, tokens
@@ -186,7 +195,7 @@ class Recaller:
             self._found_by_cues(q, live)
         if "plans" in opts.routes and asks_about_plans(q.text):
             for memory in self.service.store.upcoming(q.now_ts, q.now_ts + 45 * 86400):
-                if _usable(memory, q.now_ts, opts.with_review):
+                if _usable(memory, q.now_ts, opts.with_review) and (admits(memory.content, q.asked) or not self._outsiders_event(memory)):
                     live.setdefault(memory.id, memory)
                     f = q.feat(memory.id)
                     f.time = f.cue = 1.0
@@ -226,7 +235,7 @@ class Recaller:
             for i in live if relevance[i] >= threshold
         ]
         hits.sort(key=lambda h: (-h.score, h.memory.id))
-        chosen = self._choose(hits, k)
+        chosen = self._choose(self._in_own_words(hits, q.now_ts), k)
         self.service.store.note_access((h.memory.id for h in chosen), q.now_ts)
         q.trace.elapsed_ms = (time.perf_counter() - started) * 1000
         self.last_trace = q.trace
@@ -241,14 +250,34 @@ class Recaller:
         opts = self.options
         for i, memory in live.items():
             f = q.feats[i]
-            if f.entity or f.identifier or f.time or f.keyword >= opts.others_keyword:
+            if not about_others_only(memory.content) or admits(memory.content, q.asked):
                 continue
-            if (memory.event_at or 0) >= q.now_ts or not about_others_only(memory.content) or admits(memory.content, q.asked):
+            # the brother's wedding ahead is the user's too; a colleague's honeymoon is not, though
+            # the plans route dates it in the time asked about
+            outsider = self._outsiders_event(memory)
+            dated = f.time and not (outsider and "plans" in f.routes)
+            if f.entity or f.identifier or dated or f.keyword >= opts.others_keyword:
+                continue
+            if (memory.event_at or 0) >= q.now_ts and not outsider:
                 continue
             if names_them(memory.content, q.text):
                 continue  # "what should I get raj?" is about "my friend raj"
             relevance[i] *= opts.others_weight
             order[i] *= opts.others_weight
+
+    def _outsiders_event(self, memory: Memory) -> bool:
+        """What someone outside the family does without the user ("我同事 Jason 下个月去 Bali 度蜜月"):
+        not when the same message tells the user's part in it ("my best mate Callum is getting
+        married … I'll need speech help", "老郑下个月调去深圳分公司了 他走了…活都得我接")."""
+        from assistant.memory.topics import RESCHEDULED
+
+        named = people_in(memory.content)
+        if not named or named - _NOT_FAMILY or not about_others_only(memory.content) or RESCHEDULED.search(memory.content):
+            return False  # "室友那天临时要加班 改到下周五了": the user's dinner moved
+        return not any(
+            m.id != memory.id and (user_takes_part(m.content) or not about_someone_else(m.content))
+            for m in self.service.store.siblings([memory])
+        )
 
     def _found_by_meaning(self, q: _Query) -> None:
         """The semantic route: the nearest vectors."""
@@ -299,9 +328,9 @@ class Recaller:
             return
         personal = is_personal(q.text)
         profile = self._profile(PROFILE_SLOTS if personal else ALWAYS_SLOTS, asked=q.asked)
-        if personal:  # what lies ahead is part of who the user is now
+        if personal:  # what lies ahead is part of who the user is now (not a colleague's honeymoon)
             upcoming = self.service.store.upcoming(q.now_ts, q.now_ts + opts.profile_plans_days * 86400, limit=opts.profile_plans)
-            profile += [m.id for m in upcoming]
+            profile += [m.id for m in upcoming if not self._outsiders_event(m)]
         for memory_id in profile:
             f = q.feat(memory_id)
             f.profile = 1.0
@@ -339,11 +368,50 @@ class Recaller:
         for memory_id, memory in live.items():
             if not admits(memory.content, q.asked):
                 continue  # "dinner ideas for me": not what the boss eats
+            if _only_an_end(memory):
+                continue  # "Iceland is off" answers a question that names Iceland, not every trip question
             if cue_matches(memory, slots) or (wants_preferences and memory.category.value == "preference"):
                 q.feats[memory_id].cue = 1.0
                 q.feats[memory_id].routes.add("cue")
         if q.terms and slots:
             self._keyword_coverage(q.terms, {i: m for i, m in live.items() if q.feats[i].keyword == 0}, q.feats)
+
+    def _in_own_words(self, hits: list[Hit], now_ts: float) -> list[Hit]:
+        """Each distilled fact as the user said it: the episode it came from stands in for it
+        ("我住在武汉光谷这边" for "用户住在武汉。", "I'm a PM at Salesforce" for "User works as a PM."),
+        at the better of the two scores, when the episode is still live, short, and tells no
+        history ("我上个月从北京搬到杭州了" names the city left: there the fact says what holds now)."""
+        sources = {h.memory.derived_from for h in hits if h.memory.kind is Kind.SEMANTIC and h.memory.derived_from is not None}
+        if not sources:
+            return hits
+        by_id = {h.memory.id: h for h in hits}
+        episodes = {
+            i: m for i, m in self.service.store.get_many(sources - set(by_id)).items()
+            if _usable(m, now_ts, self.options.with_review)
+        }
+        episodes.update({i: by_id[i].memory for i in sources & set(by_id)})
+        episodes = {i: m for i, m in episodes.items() if own_words(m.content)}
+        out: list[Hit] = []
+        placed: set[int] = set()
+        for hit in hits:
+            source = hit.memory.derived_from if hit.memory.kind is Kind.SEMANTIC else None
+            episode = episodes.get(source) if source is not None else None
+            if episode is None and hit.memory.id not in episodes:
+                out.append(hit)
+            elif episode is not None and episode.id not in placed:
+                placed.add(episode.id)
+                own = by_id.get(episode.id)
+                if own is not None and own.score >= hit.score:
+                    out.append(own)
+                else:
+                    routes = sorted(set(hit.routes) | set(own.routes if own else []))
+                    out.append(dataclasses.replace(hit, memory=episode, routes=routes))
+            elif episode is None and hit.memory.id not in placed:
+                # an episode whose fact is among the hits waits for it, and takes its place then
+                if not any(h.memory.derived_from == hit.memory.id and h.memory.kind is Kind.SEMANTIC for h in hits):
+                    out.append(hit)
+        out.sort(key=lambda h: (-h.score, h.memory.id))
+        return out
 
     def _choose(self, hits: list[Hit], k: int) -> list[Hit]:
         """The best `k` of the relevant hits: one per slot, no repeats, none far below the best
@@ -430,7 +498,7 @@ class Recaller:
         for memory in sorted(found, key=lambda m: (m.kind is not Kind.SEMANTIC, -(m.event_at or m.created_at))):
             key = next((s for s in slots if memory.slot and (memory.slot == s or memory.slot.startswith(s + "."))), None)
             key = key or next((t for t in memory.topics if t in topics), None)
-            if memory.id in seen or key is None or not admits(memory.content, asked):
+            if memory.id in seen or key is None or not admits(memory.content, asked) or _only_an_end(memory):
                 continue
             seen.add(memory.id)
             per_topic.setdefault(key, []).append(memory)
@@ -546,6 +614,19 @@ def _best_of_topic(topic: str, group: list[Memory], n: int) -> list[Memory]:
     return (own + [m for m in group if m not in own])[:n]
 
 
+# Whose events ahead are not the user's: friends, people at work, at home.
+_NOT_FAMILY = frozenset({"friend", "work", "home", "pet"})
+
+
+def _only_an_end(memory: Memory) -> bool:
+    """An episode that only says a named thing ended ("quit blue bottle", "Iceland is off"): no
+    part of who the user is now, though a request that names the thing still finds it."""
+    from assistant.memory.topics import ENDED
+    from assistant.memory.update import ended_names
+
+    return memory.kind is Kind.EPISODIC and ENDED.search(memory.content) is not None and bool(ended_names(memory.content))
+
+
 def _usable(memory: Memory, now_ts: float, with_review: bool) -> bool:
     """Active, not expired, and (unless `with_review`) not waiting in the review queue: what
     another app proposed or an import brought is not put in a prompt before the user accepts it."""
@@ -553,12 +634,25 @@ def _usable(memory: Memory, now_ts: float, with_review: bool) -> bool:
     return live and (with_review or not memory.review)
 
 
-def _covered(hits: list[Hit]) -> set[int]:
-    """Of an episode and the fact distilled from it, the one not to inject: the episode, unless
-    it names something the fact left out ("I'm a nurse at St Mary's" says more than "User works
-    as a nurse")."""
-    from assistant.memory.topics import value_words
+# An episode that tells what was before ("我上个月从北京搬到杭州了", "quit Blue Bottle, starting at
+# Shopify") names what no longer holds: the fact distilled from it says what does.
+_TELLS_HISTORY = re.compile(
+    r"(?i)\b(?:moved|moving|relocated|came|transferred|switched|back|over)\b[^.!?]{0,30}\bfrom\b|\bfrom\s+\S+(?:\s+\S+)?\s+to\b"
+    r"|\bused to\b|\bex\b|\bformer(?:ly)?\b|\bprevious(?:ly)?\b|从.{1,12}?(?:搬|到|来|回|换|转|跳)|离开|以前|之前|原来|前任"
+)
+_OWN_WORDS_CHARS = 160
 
+
+def own_words(episode: str) -> bool:
+    """Whether an episode can stand in for the fact distilled from it (see `_in_own_words`)."""
+    from assistant.memory.topics import ENDED
+
+    return len(episode) <= _OWN_WORDS_CHARS and not _TELLS_HISTORY.search(episode) and not ENDED.search(episode)
+
+
+def _covered(hits: list[Hit]) -> set[int]:
+    """Of an episode and the fact distilled from it, the one not to inject: the fact, unless the
+    episode tells what was before (`own_words`)."""
     by_id = {h.memory.id: h.memory for h in hits}
     out: set[int] = set()
     for hit in hits:
@@ -567,6 +661,5 @@ def _covered(hits: list[Hit]) -> set[int]:
             if hit.memory.derived_from is not None:
                 out.add(hit.memory.derived_from)
             continue
-        says_more = value_words(episode.content) - value_words(hit.memory.content)
-        out.add(hit.memory.id if says_more else episode.id)
+        out.add(hit.memory.id if own_words(episode.content) else episode.id)
     return out

@@ -13,6 +13,19 @@ from assistant.memory.types import Kind, Status
 from tests.integration.memory.test_write_path_examples import contents, prompt, say
 
 
+def test_a_fact_is_shown_in_the_users_own_words(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我住在南京仙林这边，离地铁站挺近")
+    assert any(m.kind is Kind.SEMANTIC for m in profile.store.list(limit=50))  # the rule's fact is kept
+    block = prompt(profile, clock, "仙林附近有什么好吃的")
+    assert "仙林" in block  # the district the fact leaves out
+
+
+def test_the_fact_stands_for_an_episode_that_tells_what_was_before(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我上个月从西安搬到厦门了")
+    block = prompt(profile, clock, "周末附近有什么好玩的？")
+    assert "厦门" in block and "西安" not in block
+
+
 def test_a_statement_that_a_named_thing_ended_ends_what_was_said_of_it(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "we booked ten days in Norway for July, fjords and everything")
     clock.advance(timedelta(days=20))
@@ -103,3 +116,10 @@ def test_a_new_name_replaces_what_named_it_by_the_old_one(profile: Profile, cloc
     clock.advance(timedelta(days=5))
     say(profile, clock, "兔子改名了，Coco 太普通，现在叫年糕")
     assert "叫 Coco" not in contents(profile) and "兔子" in contents(profile)
+
+
+def test_a_colleagues_trip_ahead_is_not_the_users_plan(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我同事小林下个月去冰岛度蜜月")
+    say(profile, clock, "我今年想存钱买车")
+    block = prompt(profile, clock, "帮我做个今年的预算计划")
+    assert "冰岛" not in block
