@@ -28,8 +28,12 @@ def _en(words: str) -> frozenset[str]:
 
 CUES: tuple[Cue, ...] = (
     Cue(("user.city", "user.address", "user.hometown"),
-        _en("live living city town move moved nearby near neighborhood neighbourhood local around area commute weather trip outing walk explore"),
-        ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤", "出去玩", "逛", "散步", "周末去", "好去处", "去哪玩", "哪里玩", "带伞", "老家", "家乡", "特产", "回家过年")),
+        _en("live living city town move moved nearby near neighborhood neighbourhood local around area commute weather trip outing walk explore "
+            # where to go and what to do around here needs where "here" is
+            "hike hikes hiking trail trails park parks beach beaches drive restaurant restaurants cafe cafes bar bars brunch eats "
+            "spots spot places events concert concerts gig gigs museum museums rain raining umbrella forecast campus daytrip"),
+        ("住", "城市", "搬", "附近", "周边", "本地", "这边", "哪个市", "天气", "通勤", "出去玩", "逛", "散步", "周末去", "好去处", "去哪玩", "哪里玩", "带伞", "老家", "家乡", "特产", "回家过年",
+         "爬山", "徒步", "公园", "餐厅", "馆子", "咖啡店", "景点", "打卡", "一日游", "自驾", "下雨", "穿什么", "上班路上", "去公司", "回家")),
     Cue(("user.job", "user.employer", "user.salary"),
         _en("job work working career office boss colleague coworker company salary shift workplace profession interview resume schedule skill certificate "
             "1:1 1:1s one-on-one standup review reviews promotion team manager client clients meeting meetings signature linkedin freelance freelancing gig gigs"),
@@ -41,9 +45,12 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.family",),
         _en("family wife husband kid kids child children son daughter mom mum dad mother father parent parents sister brother gift anniversary partner toddler baby boyfriend girlfriend"),
         ("家人", "老婆", "老公", "孩子", "儿子", "女儿", "爸", "妈", "父母", "姐", "哥", "弟", "妹", "礼物", "家里", "娃", "纪念日", "对象")),
-    Cue(("user.pet",), _en("pet pets dog dogs cat cats vet puppy kitten toy chew leash groom harness breed kennel sitter neuter neutered spay spayed litter"),
-        ("宠物", "狗", "猫", "兽医", "遛", "猫粮", "狗粮", "小动物", "毛孩子", "铲屎", "绝育", "驱虫")),
-    Cue(("user.name",), _en("name"), ("名字", "叫我", "我叫什么", "我是谁")),
+    Cue(("user.pet",), _en("pet pets dog dogs cat cats vet puppy pup pups doggo kitty kitten toy chew leash groom harness breed kennel sitter neuter neutered spay spayed litter "
+                           "hamster rabbit bunny parrot cage tank"),
+        ("宠物", "狗", "猫", "兽医", "遛", "猫粮", "狗粮", "小动物", "毛孩子", "铲屎", "绝育", "驱虫", "仓鼠", "兔子", "鹦鹉", "笼子", "小家伙")),
+    # what is signed with the user's name: a bio, a self-introduction, a sign-off
+    Cue(("user.name",), _en("name bio introduce introduction intro signature signoff"),
+        ("名字", "叫我", "我叫什么", "我是谁", "自我介绍", "介绍下我自己", "介绍一下我自己", "介绍我自己", "落款", "署名", "签名")),
     Cue(("user.birthday", "user.age"), _en("birthday born age old"), ("生日", "几岁", "多大", "年龄")),
     Cue(("user.reply_style",), _en("answer reply respond format style language"), ("回答", "回复", "格式", "语言", "风格")),
     Cue(("user.tool", "user.device", "user.job.language"),
@@ -55,9 +62,14 @@ CUES: tuple[Cue, ...] = (
          "无人机", "游戏机", "音箱", "网速", "设备")),
     Cue(("user.health", "user.allergy", "user.diet"),
         _en("health healthy checkup checkups doctor medicine medication workout exercise gym run running training injury sport sports pain "
-            "sick fever flu clinic hospital prescription symptoms dose dosage meds pill pills inhaler jog jogging hike hiking swim swimming marathon"),
-        ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼", "诊所", "医院", "看病", "发烧", "感冒", "生病", "不舒服", "提神", "夜跑", "晨跑", "慢跑", "徒步", "爬山", "游泳", "剂量", "喷雾")),
-    Cue(("user.habit", "user.has", "user.vehicle"), _en("car rent drive driving commute bus bike transport parking road"), ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾", "开长途", "长途", "加油", "充电桩", "保养", "怎么去")),
+            "sick fever flu clinic hospital prescription symptoms dose dosage meds pill pills inhaler jog jogging hike hiking swim swimming marathon "
+            # what to take along: the medicines and the allergies go too
+            "pack packing luggage suitcase camping antidepressant antidepressants insulin epipen"),
+        ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼", "诊所", "医院", "看病", "发烧", "感冒", "生病", "不舒服", "提神", "夜跑", "晨跑", "慢跑", "徒步", "爬山", "游泳", "剂量", "喷雾",
+         "行李", "打包", "收拾东西", "露营", "出差")),
+    Cue(("user.habit", "user.has", "user.vehicle"),
+        _en("car rent drive driving commute bus bike transport parking road tire tires tyre tyres oil insurance mechanic mileage ev charging roadtrip"),
+        ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾", "开长途", "长途", "加油", "充电桩", "保养", "怎么去", "轮胎", "车险", "保险")),
     Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage buy afford price cost cheap expensive spend purchase saving savings invest bonus"),
         ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财", "买", "多少钱", "贵", "便宜", "存钱", "花钱",
          "房贷", "车贷", "首付", "月供", "公积金", "存款", "收入", "开销")),

@@ -287,7 +287,22 @@ WORLD_CITIES = frozenset(
     "toronto vancouver montreal calgary ottawa seattle portland boston chicago denver austin dallas houston atlanta miami "
     "phoenix philadelphia detroit minneapolis nashville brooklyn manhattan sf la nyc "
     "singapore tokyo osaka kyoto seoul busan taipei bangkok hanoi manila jakarta sydney melbourne brisbane perth auckland "
-    "mumbai delhi bangalore bengaluru hyderabad chennai kolkata karachi tucson oakland sacramento".split()
+    "mumbai delhi bangalore bengaluru hyderabad chennai kolkata karachi tucson oakland sacramento "
+    # the big Chinese cities as people write them in Latin letters ("我在Shanghai做设计")
+    "beijing shanghai shenzhen guangzhou hangzhou chengdu wuhan nanjing suzhou chongqing tianjin xiamen qingdao "
+    "xian changsha zhengzhou dalian shenyang harbin kunming hefei ningbo fuzhou jinan dongguan foshan wuxi "
+    "macau taichung kaohsiung "
+    # and more of the cities people move to and work in
+    "columbus irvine pittsburgh baltimore cleveland cincinnati indianapolis milwaukee charlotte raleigh orlando tampa "
+    "honolulu anchorage albuquerque boulder berkeley cambridge oxford liverpool sheffield newcastle nottingham cardiff belfast "
+    "lyon marseille toulouse nice valencia seville seville naples florence venice turin cologne stuttgart dusseldorf "
+    "krakow lyon antwerp utrecht eindhoven gothenburg malmo bergen reykjavik tallinn riga vilnius bucharest sofia belgrade "
+    "zagreb ljubljana bratislava kyiv lviv tbilisi yerevan baku almaty tashkent tehran beirut amman jeddah kuwait muscat "
+    "casablanca marrakech tunis accra addis ababa kampala kigali dar es salaam lima bogota medellin quito santiago montevideo "
+    "havana panama guadalajara monterrey cancun vancouver victoria halifax winnipeg edmonton quebec saskatoon "
+    "yokohama nagoya sapporo fukuoka kobe incheon daegu chiang mai phuket bali denpasar surabaya cebu penang "
+    "pune ahmedabad jaipur kochi goa colombo dhaka kathmandu lahore islamabad adelaide canberra hobart gold coast "
+    "wellington christchurch queenstown".split()
 ) | {"new york", "san francisco", "los angeles", "san diego", "san jose", "kuala lumpur", "ho chi minh city",
      "mexico city", "sao paulo", "são paulo", "buenos aires", "rio de janeiro", "washington dc", "las vegas", "salt lake city",
      "cape town", "tel aviv", "abu dhabi", "new delhi", "hong kong"}

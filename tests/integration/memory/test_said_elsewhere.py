@@ -94,6 +94,11 @@ def test_a_phone_named_by_its_make_replaces_the_old_one(profile: Profile, clock:
     assert "s23" in block.lower() and "Pixel" not in block
 
 
+def test_a_city_said_in_latin_letters_in_chinese_places_the_user(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我在Chengdu做产品经理")
+    assert "Chengdu" in prompt(profile, clock, "周末附近有什么好逛的")
+
+
 def test_a_plan_made_instead_replaces_the_nearest_plan(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "booked flights to Lisbon for the easter break")
     say(profile, clock, "dentist appointment on the 3rd of march")
