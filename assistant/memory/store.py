@@ -523,6 +523,16 @@ class MemoryStore:
         )
         return [_row_to_memory(r) for r in rows]
 
+    def messages_saying(self, words: str, limit: int = 50) -> builtins.list[int]:
+        """The ids of the user's chat messages that contain `words` (case-insensitive for
+        ASCII), newest first: what a forget request's target was said in."""
+        escaped = words.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        rows = self.db.query(
+            "SELECT id FROM messages WHERE profile_id = ? AND role = 'user' AND content LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?",
+            (self.profile_id, f"%{escaped}%", limit),
+        )
+        return [int(r[0]) for r in rows]
+
     def siblings(self, memories: Iterable[Memory]) -> builtins.list[Memory]:
         """Active memories made from the same messages as `memories`: by message id, or — for
         those written with no message (`mnemo memory remember`) — stored in the same instant."""

@@ -27,7 +27,7 @@ from assistant.memory.people import about_someone_else
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
-from assistant.memory.text import EN_STOP, match_expression, normalize, tokens
+from assistant.memory.text import EN_STOP, has_cjk, match_expression, normalize, tokens
 from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
@@ -117,7 +117,14 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
     before = value_words(old.content)
     if new and before:
         return not (new & before) or ENDED.search(text) is not None
-    return CHANGE.search(text) is not None or ENDED.search(text) is not None
+    if has_cjk(text):
+        return CHANGE.search(text) is not None or ENDED.search(text) is not None  # "现在在字节做后端": no name found, the word says it
+    # an English statement that names no value needs a word of change, not of time: "I've taken
+    # on a second team since last year" leaves "I work at Target"
+    return any(not _WEAK_CHANGE.fullmatch(m.group(0)) for m in CHANGE.finditer(text)) or ENDED.search(text) is not None
+
+
+_WEAK_CHANGE = re.compile(r"(?i)now|since|these days|nowadays|new|started|starting|just started")
 
 
 # A new name: "现在叫布丁", "改名叫豆包", "we renamed him Tofu", "she's called Luna now"

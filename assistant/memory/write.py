@@ -273,6 +273,20 @@ class MemoryWriter:
                 while page := store.list(status=Status.ACTIVE, limit=1000, offset=offset, order="id ASC"):
                     found.update((m.id, m) for m in page if m.id not in found and gapped.search(m.content))
                     offset += len(page)
+        if target:
+            # What the target was said with: of the messages that name it, what they said of the
+            # part of life it names ("减肥那件事" takes "目标瘦到110斤，现在128" of "新年目标：减肥！！
+            # 目标瘦到110斤，现在128😭"); and the amounts a request for "the number" means
+            # ("forget my salary number" takes "I make 85k").
+            cued = {t.slot for t in topic_cues(target)}
+            if cued and len(target) >= 2:
+                for memory in store.from_messages(store.messages_saying(target, limit=20)):
+                    if memory.topic in cued:
+                        found.setdefault(memory.id, memory)
+            if cued and _A_NUMBER.search(target):
+                for memory in store.active_by_topics(sorted(cued), main_only=True):
+                    if re.search(r"\d", memory.content):
+                        found.setdefault(memory.id, memory)
         # What the same message said about the same part of life goes too ("我前男友叫李浩，
         # 他是律师": forgetting 李浩 forgets that he is a lawyer).
         # So does what it says next about them ("跟前任 Kevin 分手了，听说他下个月结婚": he is Kevin).
@@ -350,7 +364,10 @@ class MemoryWriter:
             # a sentence after it that points back at it ("I shouldn't have shared that"). What the
             # user goes on to tell ("just Sam is fine", "对了我下周开始学 salsa") is theirs.
             asking = {c.sentence for c in clauses if c.start in held}
-            held |= {c.start for c in clauses if c.sentence in asking or _POINTS_BACK.search(c.text) or refers_back(c.text)}
+            held |= {
+                c.start for c in clauses
+                if (c.sentence in asking and not _NEWS.search(c.text)) or _POINTS_BACK.search(c.text) or refers_back(c.text)
+            }
             candidates = [c for c in candidates if not self._in_held(c.evidence, clauses, held)]
         # Every clause about the user, in their words (not those with a vaulted value: the
         # identifier memory is that clause already).
@@ -550,6 +567,12 @@ def _same_fact(a: Candidate, b: Candidate) -> bool:
     return a.slot == b.slot and (a.value or a.content) == (b.value or b.content)
 
 
+# A forget request for an amount: "forget my salary number", "工资数字别记了"
+_A_NUMBER = re.compile(r"(?i)\b(?:number|numbers|amount|figure|how much)\b|数字|数额|多少|金额")
+# News told with a forget request ("我们分手了 别再提他了"): it ends what it names, so it is kept.
+_NEWS = re.compile(
+    r"(?i)^(?:we|i)\s+(?:just\s+)?(?:broke up|split up|got divorced|moved out)\b|^(?:我们|我俩|我)(?:已经)?(?:分手|离婚|分开|掰)了"
+)
 # A sentence after a forget request that speaks of what was to be forgotten: "I shouldn't have
 # shared that", "i'd rather keep that off the record", "不想留记录", "not worth it".
 _POINTS_BACK = re.compile(

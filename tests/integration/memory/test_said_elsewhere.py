@@ -9,7 +9,8 @@ from datetime import timedelta
 
 from assistant.app import Profile
 from assistant.clock import ManualClock
-from assistant.memory.types import Kind, Status
+from assistant.chat.history import ConversationStore
+from assistant.memory.types import Kind, Status, Turn
 from tests.integration.memory.test_write_path_examples import contents, prompt, say
 
 
@@ -128,3 +129,44 @@ def test_a_colleagues_trip_ahead_is_not_the_users_plan(profile: Profile, clock: 
     say(profile, clock, "我今年想存钱买车")
     block = prompt(profile, clock, "帮我做个今年的预算计划")
     assert "冰岛" not in block
+
+
+def test_news_told_with_a_forget_request_is_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我男朋友叫周凯，他喜欢打羽毛球")
+    clock.advance(timedelta(days=20))
+    say(profile, clock, "我们分手了 别再提他了")
+    assert "周凯" not in contents(profile)
+
+
+def test_a_word_of_time_alone_changes_no_job(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I work at Medtronic in Minneapolis")
+    clock.advance(timedelta(days=3))
+    say(profile, clock, "I've been leading a second team since last year")
+    assert "Medtronic" in contents(profile)
+
+
+def chat(profile: Profile, clock: ManualClock, *texts: str) -> None:
+    """Say `texts` in a chat, as the chat engine does: each message is kept in the history."""
+    history = ConversationStore(profile.db, profile.name)
+    session = history.create_session(f"chat-{clock.now().timestamp():.0f}", "a chat", False, clock.now().timestamp()).id
+    for text in texts:
+        clock.advance(timedelta(minutes=1))
+        stored = history.add_message(session, "user", profile.memories.protect(text, clock.now()), clock.now().timestamp())
+        turn = Turn("user", text, clock.now(), session_id=session, message_id=stored.id)
+        profile.writer.remember([turn], clock.now(), confirm_forget=True)
+
+
+def test_forgetting_a_thing_takes_what_its_message_said_of_it(profile: Profile, clock: ManualClock) -> None:
+    chat(profile, clock, "新年目标：戒糖！！现在每天两杯奶茶，目标一周一杯", "我住在长沙")
+    clock.advance(timedelta(days=10))
+    chat(profile, clock, "算了，戒糖那件事你别记了")
+    stored = contents(profile)
+    assert "奶茶" not in stored and "长沙" in stored
+
+
+def test_forgetting_a_number_takes_the_amounts_of_its_part_of_life(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I work at Target corporate, I make 92k and I'm thinking about asking for a raise")
+    clock.advance(timedelta(days=3))
+    say(profile, clock, "hey can you forget my salary number? I shouldn't have shared that")
+    stored = contents(profile)
+    assert "92k" not in stored and "Target" in stored
