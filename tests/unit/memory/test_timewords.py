@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -140,6 +140,6 @@ def test_the_narrower_of_two_dates_wins() -> None:
 
 
 def test_the_nth_of_a_month_in_lower_case() -> None:
-    now = datetime(2026, 1, 25, 20, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 25, 20, tzinfo=UTC)
     span = future_date("dentist appointment on the 3rd of march", now)
     assert span is not None and span[0].date() == date(2026, 3, 3)
