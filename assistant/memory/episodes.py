@@ -169,6 +169,7 @@ _EN_VERB_FIRST = re.compile(
     r"(?i)^(?:(?:just|finally|also|and|so|then|recently|now|still|already|currently)\s+)*"
     r"(?:[a-z]+ed|[a-z]{3,}ing|got|went|took|made|ran|began|quit|left|bought|sold|gave|had|have|has|been|am|on|off|"
     r"back|into|over|done|headed|heading|next|gonna|going)\b"
+    r"|^(?:at|with)\s+(?-i:[A-Z])"  # "… data analyst, at DBS": where, for the clause before
 )
 _ZH_PRONOUN_FIRST = re.compile(r"^(?:他|她|它|你|您|我|咱|大家|有人|别人|人家|这|那|哪)")
 
@@ -197,8 +198,18 @@ def _asks_anything(text: str) -> bool:
 
 
 def _lead_statement(clause: Clause) -> list[Clause]:
-    """The clause, or — when it ends in a question or a request — the statement before it too."""
+    """The clause, or — when it ends in a question or a request — the statement before it too;
+    or — when it starts with a request — what the user tells after it ("can you find me a pad
+    thai recipe, no peanuts tho, severe allergy")."""
     text = clause.text
+    if _REQUEST_HEAD.match(text) and not text.rstrip().endswith(("?", "？")):
+        comma = _TOLD_AFTER.search(text, 12)
+        if comma is not None and _REQUEST_HEAD.match(text, comma.end()) is None:
+            head = text[: comma.start()].rstrip()
+            return [
+                Clause(head, clause.start, clause.start + len(head), clause.lang, clause.sentence),
+                Clause(text[comma.end():], clause.start + comma.end(), clause.end, clause.lang, clause.sentence),
+            ]
     if not (text.rstrip().endswith(("?", "？")) or _REQUEST_TAIL.search(text)):
         return [clause]
     breaks = [m for m in _LEAD_BREAK.finditer(text) if 12 <= m.start()]
@@ -212,6 +223,13 @@ def _lead_statement(clause: Clause) -> list[Clause]:
     ]
 
 
+# A request first, then what the user tells with it after a comma.
+_REQUEST_HEAD = re.compile(
+    r"(?i)^(?:(?:hey|hi|ok|okay|so|pls|please)[\s,]+)*(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
+    r"(?:find|give|get|make|suggest|recommend|write|plan|draft|help|show|tell|list)\b"
+    r"|^(?:请|麻烦)?(?:你)?(?:帮我|给我|推荐|找)"
+)
+_TOLD_AFTER = re.compile(r"\s*[,，;；]\s*")
 _REQUEST_TAIL = re.compile(
     r"(?i)[,，;；]\s*(?:anyway\s+)?(?:can|could|would) you\b|[,，]\s*(?:any|some) (?:ideas|tips|recs|suggestions)\b"
     r"|[,，;；]\s*(?:pls\s+|please\s+)?(?:give me|tell me|show me|suggest|recommend|help me)\b"  # "bored, give me some hobby ideas"

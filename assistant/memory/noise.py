@@ -335,7 +335,7 @@ class NoiseFilter:
             score -= 0.4
         if continues:
             score += 0.5
-        if day_story and not DURABLE.search(text):
+        if day_story and not DURABLE.search(text) and (topic is None or topic.slot != "user.city"):
             score -= 1.2
         if vector is not None and self.embedder is not None:
             score += 2.0 * self.margin(vector, script(text))

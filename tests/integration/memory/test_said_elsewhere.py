@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from assistant.app import Profile
-from assistant.clock import ManualClock
 from assistant.chat.history import ConversationStore
+from assistant.clock import ManualClock
 from assistant.memory.types import Kind, Status, Turn
 from tests.integration.memory.test_write_path_examples import contents, prompt, say
 
@@ -170,3 +170,27 @@ def test_forgetting_a_number_takes_the_amounts_of_its_part_of_life(profile: Prof
     say(profile, clock, "hey can you forget my salary number? I shouldn't have shared that")
     stored = contents(profile)
     assert "92k" not in stored and "Target" in stored
+
+
+def test_what_the_user_tells_after_a_request_is_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "can you find me a satay recipe, no peanuts tho, severe allergy")
+    assert "peanuts" in contents(profile)
+
+
+def test_where_the_user_is_said_in_a_story_of_the_day_is_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "烦死了 又下雨 出门又忘带伞 我在厦门 这天气真的绝了")
+    assert "我在厦门" in contents(profile)
+
+
+def test_a_place_of_work_said_after_the_job_is_kept(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我是Amy，在Singapore做data analyst，at DBS")
+    assert "DBS" in contents(profile)
+
+
+def test_a_draft_in_the_users_words_is_theirs_a_notice_about_others_is_not(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "can u proofread this cover letter: 'Dear hiring manager, I have five years of experience as a nurse at Mercy General'")
+    say(profile, clock, "帮我润色一下这封通知：『各位同事，财务部王芳将于7月1日起休产假，期间工作由赵磊代理。』")
+    say(profile, clock, "我朋友发我的 你帮我看看咋回：“姐妹我辞职了！！下个月搬去大理开民宿 你一定要来玩啊”")
+    stored = contents(profile, status=None)
+    assert "Mercy General" in stored
+    assert "王芳" not in stored and "大理" not in stored
