@@ -156,6 +156,13 @@ _REMEMBER = re.compile(
     r"|^(?:请|麻烦|你)?(?:能|可以)?(?:要|帮我|给我|替我)?(?:记住|记一下|记下来|记下|记着|记好|备忘|别忘了|不要忘了|不要忘记|别忘记)(?:了|一下|好)?(?:[:：，,]|这件事[:：，,]?)?\s*"
 )
 
+# A question typed without its question mark: "quick q whats the difference between baking soda and
+# baking powder", "hows the weather in lisbon in may".
+_ASKS_FIRST = re.compile(
+    r"(?i)^(?:(?:quick|random|silly|dumb)\s+(?:q|question)|q|question|ok|okay|so|also|btw|hey)?[\s:,-]*"
+    r"(?:whats|what's|hows|how's|wheres|where's|whos|who's|whys|why's|what is|how do|how does|how can|how long|how much|how many"
+    r"|why do|why does|why is|is there|are there|can i|could i|should i|do i|does it|is it|what do|what does|which is)\b"
+)
 # A short clause that ends in how the user feels ("最近项目好多好累😮‍💨", "压力超大", "真想辞职",
 # "so stressed out rn"): the feeling passes; a name or a number in it may not.
 _FEELING_TAIL = re.compile(
@@ -165,6 +172,7 @@ _FEELING_TAIL = re.compile(
     r"|压力(?:好|太|超|很|有点|特别|山|巨)?大(?:了|啊|呀)*)"
     r"[\s!！。.~～…😭😩😫😮‍💨💨🥲😤😵😮]*$"
     r"|^(?:我)?(?:最近)?(?:真|好|超|太)想(?!.*(?:去|买|学|考|养|搬|换|回))[\u4e00-\u9fff]{1,4}[\s!！。.~～…]*$"
+    r"|^(?:我)?(?:今天|最近)?(?:完全|真|真的|好|超|太|一点也|一点都|根本)?不想(?:上班|上学|起床|动|干活|工作|出门|学习|做饭|说话)(?:了|啊|呀)?[\s!！。.~～…😩😭😫🥲😮‍💨]*$"
     r"|(?i:\b(?:so|really|super|kinda|very|totally|completely)\s+(?:stressed(?: out)?|burnt out|burned out|overwhelmed|drained|done)(?:\s+(?:rn|lately|today|atm))?[\s!.~]*$)"
 )
 
@@ -291,7 +299,7 @@ class NoiseFilter:
                 text[lead.end():], vector, topic, user_subject=user_subject, implied_subject=implied_subject,
                 continues=continues, day_story=day_story, moved_day=moved_day,
             )
-        if is_question(Sentence(text, 0, lang)) and not _PUZZLED.match(text):
+        if (is_question(Sentence(text, 0, lang)) or _ASKS_FIRST.match(text)) and not _PUZZLED.match(text):
             return Verdict(False, "question")
         if _ZH_ASK.search(text) or _TRY_IT.match(text):
             return Verdict(False, "question or acknowledgement")

@@ -194,3 +194,9 @@ def test_a_draft_in_the_users_words_is_theirs_a_notice_about_others_is_not(profi
     stored = contents(profile, status=None)
     assert "Mercy General" in stored
     assert "王芳" not in stored and "大理" not in stored
+
+
+def test_a_question_without_its_question_mark_is_no_memory(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "quick q whats the difference between bread flour and plain flour", "完全不想上班😩")
+    stored = contents(profile, status=None)
+    assert "flour" not in stored and "不想上班" not in stored
