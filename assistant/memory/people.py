@@ -13,6 +13,7 @@ One table serves the write path and the read path:
 
 from __future__ import annotations
 
+import functools
 import re
 
 # group -> (English words, Chinese words). English words count as whole words (plural -s
@@ -211,6 +212,7 @@ def _subject(text: str) -> re.Match[str] | None:
     return _OTHER_EN.match(text)
 
 
+@functools.lru_cache(maxsize=8192)
 def about_someone_else(clause: str) -> bool:
     """True when the clause's subject is another person (or a pet), not the user."""
     text = clause.strip()
@@ -227,6 +229,7 @@ def user_takes_part(text: str) -> bool:
     return _USER_TAKES_PART.search(text) is not None
 
 
+@functools.lru_cache(maxsize=8192)
 def about_others_only(clause: str) -> bool:
     """True when the clause is about someone else and the user takes no part in it
     ("我闺蜜小雨海鲜过敏", "my roommate is going keto")."""
@@ -237,6 +240,7 @@ def about_others_only(clause: str) -> bool:
     return _USER_TAKES_PART.search(text, subject.end()) is None
 
 
+@functools.lru_cache(maxsize=8192)
 def people_in(text: str) -> frozenset[str]:
     """The groups of people (and pets) `text` names anywhere."""
     return frozenset(group for group, rx in _BY_GROUP.items() if rx.search(text))

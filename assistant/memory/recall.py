@@ -10,6 +10,7 @@ a calibrated threshold to be injected; importance and recency only order relevan
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import math
 import re
@@ -194,8 +195,10 @@ class Recaller:
         if "cue" in opts.routes:
             self._found_by_cues(q, live)
         if "plans" in opts.routes and asks_about_plans(q.text):
-            for memory in self.service.store.upcoming(q.now_ts, q.now_ts + 45 * 86400):
-                if _usable(memory, q.now_ts, opts.with_review) and (admits(memory.content, q.asked) or not self._outsiders_event(memory)):
+            upcoming = self.service.store.upcoming(q.now_ts, q.now_ts + 45 * 86400)
+            outsiders = self._outsiders([m for m in upcoming if not admits(m.content, q.asked)])
+            for memory in upcoming:
+                if _usable(memory, q.now_ts, opts.with_review) and memory.id not in outsiders:
                     live.setdefault(memory.id, memory)
                     f = q.feat(memory.id)
                     f.time = f.cue = 1.0
@@ -248,36 +251,44 @@ class Recaller:
         most of its words with ("给朵朵准备点带去学校的水果零食吧"), dates in the time it asks about, or
         one of an event still ahead (the brother's wedding where the user gives the toast)."""
         opts = self.options
+        aside: list[int] = []
         for i, memory in live.items():
             f = q.feats[i]
+            if f.entity or f.identifier or f.keyword >= opts.others_keyword or (f.time and "plans" not in f.routes):
+                continue
             if not about_others_only(memory.content) or admits(memory.content, q.asked):
-                continue
-            # the brother's wedding ahead is the user's too; a colleague's honeymoon is not, though
-            # the plans route dates it in the time asked about
-            outsider = self._outsiders_event(memory)
-            dated = f.time and not (outsider and "plans" in f.routes)
-            if f.entity or f.identifier or dated or f.keyword >= opts.others_keyword:
-                continue
-            if (memory.event_at or 0) >= q.now_ts and not outsider:
                 continue
             if names_them(memory.content, q.text):
                 continue  # "what should I get raj?" is about "my friend raj"
+            aside.append(i)
+        # the brother's wedding ahead is the user's too; a colleague's honeymoon is not, though the
+        # plans route dates it in the time asked about
+        ahead = [live[i] for i in aside if q.feats[i].time or (live[i].event_at or 0) >= q.now_ts]
+        outsiders = self._outsiders(ahead)
+        for i in aside:
+            if (q.feats[i].time or (live[i].event_at or 0) >= q.now_ts) and i not in outsiders:
+                continue
             relevance[i] *= opts.others_weight
             order[i] *= opts.others_weight
 
-    def _outsiders_event(self, memory: Memory) -> bool:
-        """What someone outside the family does without the user ("我同事 Jason 下个月去 Bali 度蜜月"):
-        not when the same message tells the user's part in it ("my best mate Callum is getting
-        married … I'll need speech help", "老郑下个月调去深圳分公司了 他走了…活都得我接")."""
+    def _outsiders(self, memories: list[Memory]) -> set[int]:
+        """Of `memories`, the ids of what someone outside the family does without the user ("我同事
+        Jason 下个月去 Bali 度蜜月"): not when the same message tells the user's part in it ("my best
+        mate Callum is getting married … I'll need speech help", "老郑下个月调去深圳分公司了 他走了…
+        活都得我接"), nor when it moves the user's plan ("室友那天临时要加班 改到下周五了")."""
         from assistant.memory.topics import RESCHEDULED
 
-        named = people_in(memory.content)
-        if not named or named - _NOT_FAMILY or not about_others_only(memory.content) or RESCHEDULED.search(memory.content):
-            return False  # "室友那天临时要加班 改到下周五了": the user's dinner moved
-        return not any(
-            m.id != memory.id and (user_takes_part(m.content) or not about_someone_else(m.content))
-            for m in self.service.store.siblings([memory])
-        )
+        found = [
+            m for m in memories
+            if (named := people_in(m.content)) and not named - _NOT_FAMILY and about_others_only(m.content)
+            and not RESCHEDULED.search(m.content)
+        ]
+        messages = sorted({m.source_message_id for m in found if m.source_message_id is not None})
+        theirs: set[int] = set()  # the messages in which the user takes part
+        for sibling in self.service.store.from_messages(messages) if messages else []:
+            if user_takes_part(sibling.content) or not about_someone_else(sibling.content):
+                theirs.add(sibling.source_message_id or 0)
+        return {m.id for m in found if m.source_message_id not in theirs}
 
     def _found_by_meaning(self, q: _Query) -> None:
         """The semantic route: the nearest vectors."""
@@ -330,7 +341,8 @@ class Recaller:
         profile = self._profile(PROFILE_SLOTS if personal else ALWAYS_SLOTS, asked=q.asked)
         if personal:  # what lies ahead is part of who the user is now (not a colleague's honeymoon)
             upcoming = self.service.store.upcoming(q.now_ts, q.now_ts + opts.profile_plans_days * 86400, limit=opts.profile_plans)
-            profile += [m.id for m in upcoming if not self._outsiders_event(m)]
+            outsiders = self._outsiders(upcoming)
+            profile += [m.id for m in upcoming if m.id not in outsiders]
         for memory_id in profile:
             f = q.feat(memory_id)
             f.profile = 1.0
@@ -621,10 +633,15 @@ _NOT_FAMILY = frozenset({"friend", "work", "home", "pet"})
 def _only_an_end(memory: Memory) -> bool:
     """An episode that only says a named thing ended ("quit blue bottle", "Iceland is off"): no
     part of who the user is now, though a request that names the thing still finds it."""
+    return memory.kind is Kind.EPISODIC and _ends_only(memory.content)
+
+
+@functools.lru_cache(maxsize=8192)
+def _ends_only(content: str) -> bool:
     from assistant.memory.topics import ENDED
     from assistant.memory.update import ended_names
 
-    return memory.kind is Kind.EPISODIC and ENDED.search(memory.content) is not None and bool(ended_names(memory.content))
+    return ENDED.search(content) is not None and bool(ended_names(content))
 
 
 def _usable(memory: Memory, now_ts: float, with_review: bool) -> bool:
