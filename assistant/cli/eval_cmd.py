@@ -56,13 +56,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
     results = []
     for scenario in scenarios:
         results.append(runner.run(scenario))
-        if not args.quiet:
+        if not (args.quiet or args.blind):
             print(f"{'ok  ' if results[-1].passed else 'FAIL'} {scenario.id}", file=sys.stderr)
     summary = summarize(results)
     summary["dataset"] = str(args.dataset)
     summary["extractors"] = "rules+llm" if args.llm else "rules"
     summary["embedding_model"] = embedder.model_name
+    if args.blind:  # scores only: a blind file's probes are not to be read (docs/eval-format.md)
+        summary.pop("scenario_results")
+        summary.pop("by_category")
     print(eval_markdown(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, ensure_ascii=False, indent=2), encoding="utf-8")
+    if args.blind:
+        return 0
     print()
     rows = [[name, b["scenarios"], b["failed"], b["probes"], b["probes_failed"]] for name, b in sorted(summary["by_category"].items())]
     print(table(["category", "scenarios", "failed", "probes", "probes failed"], rows))
@@ -81,8 +88,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 if p["over_limit"]:
                     why.append(f"{p['injected']} injected, over max_injected")
                 print(f"    {p['query']!r}: {'; '.join(why)}")
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, ensure_ascii=False, indent=2), encoding="utf-8")
     return 0
 
 
@@ -93,4 +98,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", metavar="OUT", help="write the scores and per-scenario results here")
     p.add_argument("--llm", action="store_true", help="also extract with the configured Ollama model")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-scenario progress on stderr")
+    p.add_argument(
+        "--blind", action="store_true",
+        help="scores only, for a blind file: no scenario ids, probes or failures on screen or in the JSON (implies -q)",
+    )
     p.set_defaults(handler=cmd_eval)

@@ -19,7 +19,11 @@ Replay rules (docs: eval-format.md), per scenario, in a fresh temporary data dir
   separators removed on both sides;
 - the precision audit lists every memory the scenario left in the store (any status) and
   counts those that are garbage: a template around a value that fails the rules' value
-  validator, or filler only (`extract/validate.py`).
+  validator, or filler only (`extract/validate.py`);
+- the recall audit says, for each expected item a probe missed, where it was at the probe's
+  time: in no memory (the write path dropped it), only in memories no longer active (an
+  update or forget took it), or in an active memory the read path did not inject; a score
+  about where a file fails that needs no look at its probes (for blind files).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.evaluation.scenarios import Message, Probe, Scenario
 from assistant.memory.api import Embedder, block_language, garbage_problem, render_block
-from assistant.memory.types import Turn
+from assistant.memory.types import Status, Turn
 
 Maintain = Callable[[Profile, datetime], None]
 # "- [fact · 2026-09-08] "she's homesick" (about: "anneke")": the about part is optional
@@ -64,6 +68,23 @@ class ProbeResult:
     has_forbid: bool = False
     recall_ms: float = 0.0
     block: str = ""
+    # per missing item, where it was at the probe's time (`MISSED_WHERE`)
+    missed_where: list[str] = field(default_factory=list)
+
+
+# Where a missed expected item was when the probe ran (the recall audit).
+MISSED_WHERE = ("not_stored", "not_active", "not_injected")
+
+
+def missed_where(missing: Sequence[Sequence[str]], memories: Sequence[tuple[str, bool]]) -> list[str]:
+    """For each missing item (its alternatives), where it was among `memories` ((content, active)):
+    "not_injected" if an active memory holds it, "not_active" if only others do, else "not_stored"."""
+    folded = [(content.casefold(), active) for content, active in memories]
+    out: list[str] = []
+    for alts in missing:
+        holders = [active for text, active in folded if any(a.casefold() in text for a in alts)]
+        out.append("not_injected" if any(holders) else "not_active" if holders else "not_stored")
+    return out
 
 
 @dataclass
@@ -278,6 +299,9 @@ class ScenarioRunner:
         elapsed = (time.perf_counter() - started) * 1000
         result = score_probe(probe, block, len(ids))
         result.recall_ms = round(elapsed, 2)
+        if result.missing:  # after the timing: the audit is not part of the read path
+            memories = profile.memories.list(status=None, limit=1_000_000, order="id ASC")
+            result.missed_where = missed_where(result.missing, [(m.content, m.status is Status.ACTIVE) for m in memories])
         return result
 
 
@@ -312,6 +336,8 @@ def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
         "recall_ms_p95": pct(0.95),
         "stored_per_message": round(len(stored) / messages, 3) if messages else 0.0,
         "garbage_rate": round(sum(m.garbage is not None for m in stored) / len(stored), 4) if stored else 0.0,
+        **{f"missed_{where}": sum(p.missed_where.count(where) for p in probes) for where in MISSED_WHERE},
+        "missed_empty_block": sum(1 for p in probes if p.missing and p.injected == 0),
         "by_category": by_category,
         "scenario_results": [
             {
@@ -326,7 +352,7 @@ def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
                 "probes": [
                     {"query": p.query, "at": p.at, "passed": p.passed, "injected": p.injected,
                      "missing": p.missing, "leaked": p.leaked, "over_limit": p.over_limit,
-                     "recall_ms": p.recall_ms, "block": p.block}
+                     "recall_ms": p.recall_ms, "block": p.block, "missed_where": p.missed_where}
                     for p in r.probes
                 ],
             }

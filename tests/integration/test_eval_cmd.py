@@ -53,3 +53,21 @@ def test_maintenance_runs_once_per_passed_midnight(
     result = runner.run(scenario)
     assert [c.isoformat() for c in calls] == ["2026-03-05T00:00:00+08:00"]
     assert result.maintenance_runs == 1 and len(result.probes) == 2
+
+
+def test_blind_run_prints_and_writes_scores_only(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dataset = tmp_path / "blind.jsonl"
+    dataset.write_text(json.dumps({"id": "en-blind-01", "lang": "en", "events": [
+        {"at": "2026-03-02T20:00:00+08:00", "session": "s1", "role": "user", "content": "I live in Lisbon now"},
+        {"at": "2026-03-03T09:00:00+08:00", "probe": {"query": "hi", "expect": ["Lisbon", "Zanzibar"], "max_injected": 0}},
+    ]}) + "\n", encoding="utf-8")
+    out = tmp_path / "scores.json"
+    assert main(["eval", "--dataset", str(dataset), "--json", str(out), "--blind"]) == 0
+    printed = capsys.readouterr()
+    assert "en-blind-01" not in printed.out + printed.err and "Zanzibar" not in printed.out + printed.err
+    assert "missed_not_injected" in printed.out
+    scores = json.loads(out.read_text(encoding="utf-8"))
+    assert "scenario_results" not in scores and "Zanzibar" not in out.read_text(encoding="utf-8")
+    # "hi" injects nothing: Lisbon was in an active memory, Zanzibar in none
+    assert (scores["missed_not_injected"], scores["missed_not_stored"], scores["missed_not_active"]) == (1, 1, 0)
+    assert scores["missed_empty_block"] == 1 and scores["probe_pass_rate"] == 0.0

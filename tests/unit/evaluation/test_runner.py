@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from assistant.evaluation.runner import memory_text, scan_sensitive, score_probe
+from assistant.evaluation.runner import memory_text, missed_where, scan_sensitive, score_probe
 from assistant.evaluation.scenarios import Probe
 from assistant.memory.inject import render_block
 from assistant.memory.types import Category, Kind, Memory, Source, Status
@@ -67,3 +67,10 @@ def test_a_short_value_counts_only_standing_alone(tmp_path: Path) -> None:
     assert scan_sensitive(tmp_path, ["907", "0907"]) == []
     (tmp_path / "a.db").write_bytes("CVV: 907\n取款密码 0907。".encode())
     assert scan_sensitive(tmp_path, ["907", "0907"]) == ["907", "0907"]
+
+
+def test_the_recall_audit_says_where_each_missed_item_was() -> None:
+    memories = [("I live in Porto now", True), ("I live in Lisbon", False), ("my cat is Mochi", True)]
+    missing = [["Lisbon", "里斯本"], ["mochi"], ["Zanzibar"], ["porto", "Lisbon"]]
+    assert missed_where(missing, memories) == ["not_active", "not_injected", "not_stored", "not_injected"]
+    assert missed_where([], memories) == []
