@@ -22,8 +22,10 @@ Replay rules (docs: eval-format.md), per scenario, in a fresh temporary data dir
   validator, or filler only (`extract/validate.py`);
 - the recall audit says, for each expected item a probe missed, where it was at the probe's
   time: in no memory (the write path dropped it), only in memories no longer active (an
-  update or forget took it), or in an active memory the read path did not inject; a score
-  about where a file fails that needs no look at its probes (for blind files).
+  update or forget took it), or in an active memory the read path did not inject; and the leak
+  audit, for each forbidden string injected, what carried it (about someone else, of no part
+  of life, older than another active memory of its part of life, the only one of it): scores
+  about where a file fails that need no look at its probes (for blind files).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.evaluation.scenarios import Message, Probe, Scenario
 from assistant.memory.api import Embedder, block_language, garbage_problem, render_block
-from assistant.memory.types import Status, Turn
+from assistant.memory.people import about_someone_else
+from assistant.memory.types import Memory, Status, Turn
 
 Maintain = Callable[[Profile, datetime], None]
 # "- [fact · 2026-09-08] "she's homesick" (about: "anneke")": the about part is optional
@@ -70,10 +73,37 @@ class ProbeResult:
     block: str = ""
     # per missing item, where it was at the probe's time (`MISSED_WHERE`)
     missed_where: list[str] = field(default_factory=list)
+    # per leaked string, what the memory that carried it was (`LEAKED_FROM`)
+    leaked_from: list[str] = field(default_factory=list)
 
 
 # Where a missed expected item was when the probe ran (the recall audit).
 MISSED_WHERE = ("not_stored", "not_active", "not_injected")
+
+
+# What the injected memory that carried a forbidden string was (the leak audit): about someone
+# else; of no part of life (a loose note, small talk: no update by meaning can reach it); older
+# than another active memory of its part of life (an update that did not supersede it); or the
+# only one of its part of life (a change or forget request nothing recognised).
+LEAKED_FROM = ("about_others", "no_topic", "older_of_topic", "sole_of_topic", "unattributed")
+
+
+def leaked_from(leaked: Sequence[str], injected: Sequence[Memory], active: Sequence[Memory]) -> list[str]:
+    """For each leaked string, what the first injected memory holding it was (`LEAKED_FROM`)."""
+    out: list[str] = []
+    for needle in leaked:
+        memory = next((m for m in injected if needle.casefold() in m.content.casefold()), None)
+        if memory is None:
+            out.append("unattributed")  # in a line's date or "(about: …)", not in a memory's text
+        elif about_someone_else(memory.content):
+            out.append("about_others")
+        elif memory.topic is None:
+            out.append("no_topic")
+        elif any(m.topic == memory.topic and m.id != memory.id and m.created_at > memory.created_at for m in active):
+            out.append("older_of_topic")
+        else:
+            out.append("sole_of_topic")
+    return out
 
 
 def missed_where(missing: Sequence[Sequence[str]], memories: Sequence[tuple[str, bool]]) -> list[str]:
@@ -299,9 +329,13 @@ class ScenarioRunner:
         elapsed = (time.perf_counter() - started) * 1000
         result = score_probe(probe, block, len(ids))
         result.recall_ms = round(elapsed, 2)
-        if result.missing:  # after the timing: the audit is not part of the read path
+        if result.missing or result.leaked:  # after the timing: the audits are not part of the read path
             memories = profile.memories.list(status=None, limit=1_000_000, order="id ASC")
             result.missed_where = missed_where(result.missing, [(m.content, m.status is Status.ACTIVE) for m in memories])
+            shown = set(ids)
+            result.leaked_from = leaked_from(
+                result.leaked, [h.memory for h in hits if h.memory.id in shown], [m for m in memories if m.status is Status.ACTIVE]
+            )
         return result
 
 
@@ -338,6 +372,7 @@ def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
         "garbage_rate": round(sum(m.garbage is not None for m in stored) / len(stored), 4) if stored else 0.0,
         **{f"missed_{where}": sum(p.missed_where.count(where) for p in probes) for where in MISSED_WHERE},
         "missed_empty_block": sum(1 for p in probes if p.missing and p.injected == 0),
+        **{f"leaked_{kind}": sum(p.leaked_from.count(kind) for p in probes) for kind in LEAKED_FROM},
         "by_category": by_category,
         "scenario_results": [
             {
@@ -352,7 +387,8 @@ def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
                 "probes": [
                     {"query": p.query, "at": p.at, "passed": p.passed, "injected": p.injected,
                      "missing": p.missing, "leaked": p.leaked, "over_limit": p.over_limit,
-                     "recall_ms": p.recall_ms, "block": p.block, "missed_where": p.missed_where}
+                     "recall_ms": p.recall_ms, "block": p.block, "missed_where": p.missed_where,
+                     "leaked_from": p.leaked_from}
                     for p in r.probes
                 ],
             }
