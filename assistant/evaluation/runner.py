@@ -23,8 +23,8 @@ Replay rules (docs: eval-format.md), per scenario, in a fresh temporary data dir
 - the recall audit says, for each expected item a probe missed, where it was at the probe's
   time: in no memory (the write path dropped it), only in memories no longer active (an
   update or forget took it), or in an active memory the read path did not inject; and the leak
-  audit, for each forbidden string injected, what carried it (about someone else, of no part
-  of life, older than another active memory of its part of life, the only one of it): scores
+  audit, for each forbidden string injected, what carried it (about someone else, telling what
+  was before, of no part of life, older than another active memory of its part of life, the only one of it): scores
   about where a file fails that need no look at its probes (for blind files).
 """
 
@@ -49,6 +49,7 @@ from assistant.config import Settings
 from assistant.evaluation.scenarios import Message, Probe, Scenario
 from assistant.memory.api import Embedder, block_language, garbage_problem, render_block
 from assistant.memory.people import about_someone_else
+from assistant.memory.recall import tells_history
 from assistant.memory.types import Memory, Status, Turn
 
 Maintain = Callable[[Profile, datetime], None]
@@ -82,10 +83,12 @@ MISSED_WHERE = ("not_stored", "not_active", "not_injected")
 
 
 # What the injected memory that carried a forbidden string was (the leak audit): about someone
-# else; of no part of life (a loose note, small talk: no update by meaning can reach it); older
-# than another active memory of its part of life (an update that did not supersede it); or the
-# only one of its part of life (a change or forget request nothing recognised).
-LEAKED_FROM = ("about_others", "no_topic", "older_of_topic", "sole_of_topic", "unattributed")
+# else; one that tells what was before or ended ("moved from Boston to Denver": the old value
+# inside the new statement); of no part of life (a loose note, small talk: no update by meaning
+# can reach it); older than another active memory of its part of life (an update that did not
+# supersede it); or the only one of its part of life (a change or forget request nothing
+# recognised).
+LEAKED_FROM = ("about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed")
 
 
 def leaked_from(leaked: Sequence[str], injected: Sequence[Memory], active: Sequence[Memory]) -> list[str]:
@@ -97,6 +100,8 @@ def leaked_from(leaked: Sequence[str], injected: Sequence[Memory], active: Seque
             out.append("unattributed")  # in a line's date or "(about: …)", not in a memory's text
         elif about_someone_else(memory.content):
             out.append("about_others")
+        elif tells_history(memory.content):
+            out.append("tells_history")
         elif memory.topic is None:
             out.append("no_topic")
         elif any(m.topic == memory.topic and m.id != memory.id and m.created_at > memory.created_at for m in active):

@@ -660,11 +660,16 @@ _TELLS_HISTORY = re.compile(
 _OWN_WORDS_CHARS = 160
 
 
-def own_words(episode: str) -> bool:
-    """Whether an episode can stand in for the fact distilled from it (see `_in_own_words`)."""
+def tells_history(text: str) -> bool:
+    """Whether a text tells what was before or what ended ("moved from Boston", "以前吃素", "keto is over")."""
     from assistant.memory.topics import ENDED
 
-    return len(episode) <= _OWN_WORDS_CHARS and not _TELLS_HISTORY.search(episode) and not ENDED.search(episode)
+    return _TELLS_HISTORY.search(text) is not None or ENDED.search(text) is not None
+
+
+def own_words(episode: str) -> bool:
+    """Whether an episode can stand in for the fact distilled from it (see `_in_own_words`)."""
+    return len(episode) <= _OWN_WORDS_CHARS and not tells_history(episode)
 
 
 def _covered(hits: list[Hit]) -> set[int]:

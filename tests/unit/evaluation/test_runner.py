@@ -92,7 +92,8 @@ def test_the_leak_audit_says_what_carried_each_forbidden_string() -> None:
     sister = mem(3, "my sister is allergic to peanuts", "user.allergy", 1.0)
     chatter = mem(4, "ugh spilled coffee this morning", None, 1.0)
     diet = mem(5, "I'm vegan", "user.diet", 1.0)
-    injected = [old_city, sister, chatter, diet]
+    moved = mem(6, "moved from Austin to Denver last week", "user.city", 3.0)
+    injected = [old_city, sister, chatter, diet, moved]
     active = [*injected, new_city]
-    found = leaked_from(["boston", "peanuts", "coffee", "VEGAN", "2026"], injected, active)
-    assert found == ["older_of_topic", "about_others", "no_topic", "sole_of_topic", "unattributed"]
+    found = leaked_from(["boston", "peanuts", "coffee", "VEGAN", "2026", "austin"], injected, active)
+    assert found == ["older_of_topic", "about_others", "no_topic", "sole_of_topic", "unattributed", "tells_history"]
