@@ -23,7 +23,8 @@ Replay rules (docs: eval-format.md), per scenario, in a fresh temporary data dir
 - the recall audit says, for each expected item a probe missed, where it was at the probe's
   time: in no memory (the write path dropped it), only in memories no longer active (an
   update or forget took it), or in an active memory the read path did not inject; and the leak
-  audit, for each forbidden string injected, what carried it (about someone else, telling what
+  audit, for each forbidden string injected, what carried it (one a later forget request did
+  not take, about someone else, telling what
   was before, of no part of life, older than another active memory of its part of life, the only one of it): scores
   about where a file fails that need no look at its probes (for blind files).
 """
@@ -48,6 +49,7 @@ from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.evaluation.scenarios import Message, Probe, Scenario
 from assistant.memory.api import Embedder, block_language, garbage_problem, render_block
+from assistant.memory.forget_request import find_forget_request
 from assistant.memory.people import about_someone_else
 from assistant.memory.recall import tells_history
 from assistant.memory.types import Memory, Status, Turn
@@ -82,22 +84,30 @@ class ProbeResult:
 MISSED_WHERE = ("not_stored", "not_active", "not_injected")
 
 
-# What the injected memory that carried a forbidden string was (the leak audit): about someone
-# else; one that tells what was before or ended ("moved from Boston to Denver": the old value
+# What the injected memory that carried a forbidden string was (the leak audit): one a forget
+# request said after it did not take; about someone else; one that tells what was before or ended ("moved from Boston to Denver": the old value
 # inside the new statement); of no part of life (a loose note, small talk: no update by meaning
 # can reach it); older than another active memory of its part of life (an update that did not
 # supersede it); or the only one of its part of life (a change or forget request nothing
 # recognised).
-LEAKED_FROM = ("about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed")
+LEAKED_FROM = ("after_forget", "about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed")
 
 
-def leaked_from(leaked: Sequence[str], injected: Sequence[Memory], active: Sequence[Memory]) -> list[str]:
-    """For each leaked string, what the first injected memory holding it was (`LEAKED_FROM`)."""
+def leaked_from(
+    leaked: Sequence[str], injected: Sequence[Memory], active: Sequence[Memory], forgets: Sequence[float] = ()
+) -> list[str]:
+    """For each leaked string, what the first injected memory holding it was (`LEAKED_FROM`).
+
+    Args:
+        forgets: when the user asked to forget something (timestamps of those messages).
+    """
     out: list[str] = []
     for needle in leaked:
         memory = next((m for m in injected if needle.casefold() in m.content.casefold()), None)
         if memory is None:
             out.append("unattributed")  # in a line's date or "(about: …)", not in a memory's text
+        elif any(at > memory.created_at for at in forgets):
+            out.append("after_forget")
         elif about_someone_else(memory.content):
             out.append("about_others")
         elif tells_history(memory.content):
@@ -260,6 +270,7 @@ class ScenarioRunner:
         self.maintain = maintain
         self.llm_extract = llm_extract
         self.k = k
+        self._forgets: list[float] = []  # the replayed scenario's forget requests, when (the leak audit)
 
     def run(self, scenario: Scenario) -> ScenarioResult:
         tmp = Path(tempfile.mkdtemp(prefix="mnemo-eval-"))
@@ -269,6 +280,7 @@ class ScenarioRunner:
             shutil.rmtree(tmp, ignore_errors=True)
 
     def _replay(self, scenario: Scenario, base: Path) -> ScenarioResult:
+        self._forgets = []
         first = scenario.events[0].at
         clock = ManualClock(first)
         profile = Profile(base, "default", self.settings, embedder=self.embedder, clock=clock, warn=lambda _t: None)
@@ -318,6 +330,8 @@ class ScenarioRunner:
             stored = history.add_message(sid, "assistant", profile.memories.mask_known(event.content), to_ts(event.at))
             previous[sid] = Turn("assistant", event.content, at=event.at, session_id=sid, message_id=stored.id)
             return
+        if find_forget_request(event.content) is not None:
+            self._forgets.append(to_ts(event.at))
         masked = profile.memories.protect(event.content, event.at)
         stored = history.add_message(sid, "user", masked, to_ts(event.at))
         turns = [t for t in (previous.pop(sid, None),) if t is not None]
@@ -339,7 +353,8 @@ class ScenarioRunner:
             result.missed_where = missed_where(result.missing, [(m.content, m.status is Status.ACTIVE) for m in memories])
             shown = set(ids)
             result.leaked_from = leaked_from(
-                result.leaked, [h.memory for h in hits if h.memory.id in shown], [m for m in memories if m.status is Status.ACTIVE]
+                result.leaked, [h.memory for h in hits if h.memory.id in shown],
+                [m for m in memories if m.status is Status.ACTIVE], self._forgets,
             )
         return result
 

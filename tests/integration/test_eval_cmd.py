@@ -71,4 +71,4 @@ def test_blind_run_prints_and_writes_scores_only(data_dir: Path, tmp_path: Path,
     # "hi" injects nothing: Lisbon was in an active memory, Zanzibar in none
     assert (scores["missed_not_injected"], scores["missed_not_stored"], scores["missed_not_active"]) == (1, 1, 0)
     assert scores["missed_empty_block"] == 1 and scores["probe_pass_rate"] == 0.0
-    assert all(scores[f"leaked_{kind}"] == 0 for kind in ("about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed"))
+    assert all(scores[f"leaked_{kind}"] == 0 for kind in ("after_forget", "about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed"))

@@ -97,3 +97,6 @@ def test_the_leak_audit_says_what_carried_each_forbidden_string() -> None:
     active = [*injected, new_city]
     found = leaked_from(["boston", "peanuts", "coffee", "VEGAN", "2026", "austin"], injected, active)
     assert found == ["older_of_topic", "about_others", "no_topic", "sole_of_topic", "unattributed", "tells_history"]
+    # a forget request said after the memory was stored, and it is still there
+    assert leaked_from(["vegan", "boston"], injected, active, forgets=[1.5]) == ["after_forget", "after_forget"]
+    assert leaked_from(["austin"], injected, active, forgets=[1.5]) == ["tells_history"]
