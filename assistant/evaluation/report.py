@@ -41,10 +41,10 @@ def locomo_markdown(result: Mapping[str, Mapping[str, Any]]) -> str:
 
 def eval_markdown(summary: Mapping[str, Any]) -> str:
     keys = ("probes", "probe_pass_rate", "expect_recall", "forbid_leak_rate", "mean_injected",
-            "sensitive_leaks", "garbage_rate", "stored_per_message", "missed_not_stored", "missed_not_active",
-            "missed_not_injected", "missed_empty_block", "leaked_after_forget", "leaked_about_others", "leaked_tells_history", "leaked_no_topic",
-            "leaked_older_of_topic", "leaked_sole_of_topic", "leaked_unattributed", "recall_ms_p50", "recall_ms_p95")
-    return table(["metric", "value"], [[k, summary[k]] for k in keys if k in summary])
+            "sensitive_leaks", "garbage_rate", "stored_per_message")
+    audits = [k for k in summary if k.startswith(("missed_", "leaked_"))]  # runner.MISSED_WHERE, LEAKED_FROM
+    latency = ("recall_ms_p50", "recall_ms_p95")
+    return table(["metric", "value"], [[k, summary[k]] for k in (*keys, *audits, *latency) if k in summary])
 
 
 def latency_markdown(result: Mapping[str, Any]) -> str:

@@ -23,10 +23,8 @@ Replay rules (docs: eval-format.md), per scenario, in a fresh temporary data dir
 - the recall audit says, for each expected item a probe missed, where it was at the probe's
   time: in no memory (the write path dropped it), only in memories no longer active (an
   update or forget took it), or in an active memory the read path did not inject; and the leak
-  audit, for each forbidden string injected, what carried it (one a later forget request did
-  not take, about someone else, telling what
-  was before, of no part of life, older than another active memory of its part of life, the only one of it): scores
-  about where a file fails that need no look at its probes (for blind files).
+  audit, for each forbidden string injected, what carried it (`LEAKED_FROM`): scores about
+  where a file fails that need no look at its probes (for blind files).
 """
 
 from __future__ import annotations
@@ -84,13 +82,16 @@ class ProbeResult:
 MISSED_WHERE = ("not_stored", "not_active", "not_injected")
 
 
-# What the injected memory that carried a forbidden string was (the leak audit): one a forget
-# request said after it did not take; about someone else; one that tells what was before or ended ("moved from Boston to Denver": the old value
-# inside the new statement); of no part of life (a loose note, small talk: no update by meaning
-# can reach it); older than another active memory of its part of life (an update that did not
-# supersede it); or the only one of its part of life (a change or forget request nothing
-# recognised).
-LEAKED_FROM = ("after_forget", "about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed")
+# What the injected memory that carried a forbidden string was (the leak audit), the first that
+# holds: older than a forget request of the scenario (which may have meant it and not taken it);
+# about someone else; one that tells what was before or ended ("moved from Boston to Denver": the
+# old value inside the new statement); of no part of life (a loose note, small talk: no update by
+# meaning reaches it); older than another active memory of its part of life (an update that did
+# not supersede it); the only one of its part of life (a change nothing recognised); or none (the
+# string is in a line's date or "(about: …)").
+LEAKED_FROM = (
+    "after_forget", "about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed",
+)
 
 
 def leaked_from(
