@@ -23,7 +23,7 @@ Replay rules (docs: eval-format.md), per scenario, in a fresh temporary data dir
 - the recall audit says, for each expected item a probe missed, where it was at the probe's
   time: in no memory (the write path dropped it), only in memories no longer active (an
   update or forget took it), or in an active memory the read path did not inject; and the leak
-  audit, for each forbidden string injected, what carried it (`LEAKED_FROM`): scores about
+  audit, for each forbidden string injected, what carried it (`memory/audit.py`): scores about
   where a file fails that need no look at its probes (for blind files).
 """
 
@@ -46,11 +46,16 @@ from assistant.chat.history import ConversationStore
 from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.evaluation.scenarios import Message, Probe, Scenario
-from assistant.memory.api import Embedder, block_language, garbage_problem, render_block
-from assistant.memory.forget_request import find_forget_request
-from assistant.memory.people import about_someone_else
-from assistant.memory.recall import tells_history
-from assistant.memory.types import Memory, Status, Turn
+from assistant.memory.api import (
+    LEAKED_FROM,
+    Embedder,
+    asks_to_forget,
+    block_language,
+    garbage_problem,
+    leaked_from,
+    render_block,
+)
+from assistant.memory.types import Status, Turn
 
 Maintain = Callable[[Profile, datetime], None]
 # "- [fact · 2026-09-08] "she's homesick" (about: "anneke")": the about part is optional
@@ -74,52 +79,12 @@ class ProbeResult:
     block: str = ""
     # per missing item, where it was at the probe's time (`MISSED_WHERE`)
     missed_where: list[str] = field(default_factory=list)
-    # per leaked string, what the memory that carried it was (`LEAKED_FROM`)
+    # per leaked string, what the memory that carried it was (`memory.audit.LEAKED_FROM`)
     leaked_from: list[str] = field(default_factory=list)
 
 
 # Where a missed expected item was when the probe ran (the recall audit).
 MISSED_WHERE = ("not_stored", "not_active", "not_injected")
-
-
-# What the injected memory that carried a forbidden string was (the leak audit), the first that
-# holds: older than a forget request of the scenario (which may have meant it and not taken it);
-# about someone else; one that tells what was before or ended ("moved from Boston to Denver": the
-# old value inside the new statement); of no part of life (a loose note, small talk: no update by
-# meaning reaches it); older than another active memory of its part of life (an update that did
-# not supersede it); the only one of its part of life (a change nothing recognised); or none (the
-# string is in a line's date or "(about: …)").
-LEAKED_FROM = (
-    "after_forget", "about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed",
-)
-
-
-def leaked_from(
-    leaked: Sequence[str], injected: Sequence[Memory], active: Sequence[Memory], forgets: Sequence[float] = ()
-) -> list[str]:
-    """For each leaked string, what the first injected memory holding it was (`LEAKED_FROM`).
-
-    Args:
-        forgets: when the user asked to forget something (timestamps of those messages).
-    """
-    out: list[str] = []
-    for needle in leaked:
-        memory = next((m for m in injected if needle.casefold() in m.content.casefold()), None)
-        if memory is None:
-            out.append("unattributed")  # in a line's date or "(about: …)", not in a memory's text
-        elif any(at > memory.created_at for at in forgets):
-            out.append("after_forget")
-        elif about_someone_else(memory.content):
-            out.append("about_others")
-        elif tells_history(memory.content):
-            out.append("tells_history")
-        elif memory.topic is None:
-            out.append("no_topic")
-        elif any(m.topic == memory.topic and m.id != memory.id and m.created_at > memory.created_at for m in active):
-            out.append("older_of_topic")
-        else:
-            out.append("sole_of_topic")
-    return out
 
 
 def missed_where(missing: Sequence[Sequence[str]], memories: Sequence[tuple[str, bool]]) -> list[str]:
@@ -331,7 +296,7 @@ class ScenarioRunner:
             stored = history.add_message(sid, "assistant", profile.memories.mask_known(event.content), to_ts(event.at))
             previous[sid] = Turn("assistant", event.content, at=event.at, session_id=sid, message_id=stored.id)
             return
-        if find_forget_request(event.content) is not None:
+        if asks_to_forget(event.content):
             self._forgets.append(to_ts(event.at))
         masked = profile.memories.protect(event.content, event.at)
         stored = history.add_message(sid, "user", masked, to_ts(event.at))

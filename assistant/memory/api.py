@@ -702,6 +702,7 @@ def _changed_ids(changes: Iterable[Change]) -> list[int | None]:
 # benchmark's scratch store, the longest memory and a masked text's vault reference. Re-exported here, and only here, so that the import contract in
 # pyproject.toml can keep every other module of assistant.memory internal.
 
+from assistant.memory.audit import LEAKED_FROM, asks_to_forget, leaked_from  # noqa: E402
 from assistant.memory.bench import BenchMemory  # noqa: E402
 from assistant.memory.db import Database  # noqa: E402
 from assistant.memory.embedder import (  # noqa: E402
@@ -730,6 +731,7 @@ __all__ += [
     "BUNDLED_MODEL", "MAINTENANCE_STEPS", "MAX_CONTENT_CHARS", "VAULT_REF", "BenchMemory", "Database", "Embedder", "ForgetRequest",
     "MaintenanceBusyError", "MaintenanceReport", "MaintenanceStopped", "NewMemory", "RecallOptions", "Summarize",
     "SentenceTransformerEmbedder", "block_language", "bundled_model_path", "garbage_problem",
+    "LEAKED_FROM", "asks_to_forget", "leaked_from",  # audit.py, for `mnemo eval`
     "index_text", "model_on_path", "redact_masked", "render_block", "storable",
     "Origin", "Why", "origin_of", "origin_text", "reasons", "summary", "why_fields", "why_of",  # explain.py
 ]
