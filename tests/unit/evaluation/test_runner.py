@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
-from assistant.evaluation.runner import (
-    memory_text,
-    missed_where,
-    scan_sensitive,
-    score_probe,
-)
+from assistant.evaluation.runner import memory_text, missed_where, scan_sensitive, score_probe
 from assistant.evaluation.scenarios import Probe
 from assistant.memory.inject import render_block
-from assistant.memory.types import Category, Kind, Memory, Source, Status
-
-AT = datetime.fromisoformat("2026-04-10T09:00:00+08:00")
-
-
-def _memory(memory_id: int, content: str) -> Memory:
-    return Memory(
-        id=memory_id, profile_id="default", kind=Kind.SEMANTIC, category=Category.FACT, content=content,
-        summary=None, slot=None, entities=[], importance=3, confidence=0.8, source=Source.USER_EXPLICIT,
-        status=Status.ACTIVE, superseded_by=None, pinned=False, created_at=AT.timestamp(), updated_at=AT.timestamp(),
-        last_accessed_at=None, access_count=0, expires_at=None, event_at=AT.timestamp(), session_id=None,
-        source_message_id=None,
-    )
+from tests.fakes.records import AT, memory
 
 
 def test_expect_forbid_and_limit_are_matched_against_memory_lines_case_insensitively() -> None:
-    block, ids = render_block([_memory(1, "I moved to Hangzhou"), _memory(2, 'My cat is called "Mochi" <3')])
+    block, ids = render_block([memory(1, "I moved to Hangzhou"), memory(2, 'My cat is called "Mochi" <3')])
     probe = Probe(at=AT, query="q", expect=[["杭州", "hangzhou"], ["mochi"]], forbid=["Beijing"], max_injected=2)
     result = score_probe(probe, block, len(ids))
     assert result.passed and result.found == 2
@@ -40,7 +22,7 @@ def test_expect_forbid_and_limit_are_matched_against_memory_lines_case_insensiti
 
 
 def test_header_words_never_count_as_a_found_memory() -> None:
-    block, ids = render_block([_memory(1, "I like tea")], lang="zh")
+    block, ids = render_block([memory(1, "I like tea")], lang="zh")
     assert "用户" in block  # the fixed header mentions the user …
     result = score_probe(Probe(at=AT, query="q", expect=["用户"]), block, len(ids))
     assert not result.passed  # … but no memory does

@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
-from datetime import datetime
-
 from assistant.memory.audit import asks_to_forget, leaked_from
-from assistant.memory.types import Category, Kind, Memory, Source, Status
-
-AT = datetime.fromisoformat("2026-04-10T09:00:00+08:00")
-
-
-def _memory(memory_id: int, content: str) -> Memory:
-    return Memory(
-        id=memory_id, profile_id="default", kind=Kind.EPISODIC, category=Category.FACT, content=content,
-        summary=None, slot=None, entities=[], importance=3, confidence=0.8, source=Source.USER_EXPLICIT,
-        status=Status.ACTIVE, superseded_by=None, pinned=False, created_at=AT.timestamp(), updated_at=AT.timestamp(),
-        last_accessed_at=None, access_count=0, expires_at=None, event_at=AT.timestamp(), session_id=None,
-        source_message_id=None,
-    )
+from assistant.memory.types import Memory
+from tests.fakes.records import memory
 
 
 def test_the_leak_audit_says_what_carried_each_forbidden_string() -> None:
     def mem(memory_id: int, content: str, topic: str | None, at: float) -> Memory:
-        return dataclasses.replace(_memory(memory_id, content), topic=topic, created_at=at)
+        return memory(memory_id, content, topic=topic, created_at=at)
 
     old_city = mem(1, "I live in Boston", "user.city", 1.0)
     new_city = mem(2, "we just got the keys in Denver", "user.city", 2.0)
