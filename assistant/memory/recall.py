@@ -263,10 +263,10 @@ class Recaller:
             aside.append(i)
         # the brother's wedding ahead is the user's too; a colleague's honeymoon is not, though the
         # plans route dates it in the time asked about
-        ahead = [live[i] for i in aside if q.feats[i].time or (live[i].event_at or 0) >= q.now_ts]
-        outsiders = self._outsiders(ahead)
+        ahead = [i for i in aside if q.feats[i].time or (live[i].event_at or 0) >= q.now_ts]
+        theirs_too = set(ahead) - self._outsiders([live[i] for i in ahead])
         for i in aside:
-            if (q.feats[i].time or (live[i].event_at or 0) >= q.now_ts) and i not in outsiders:
+            if i in theirs_too:
                 continue
             relevance[i] *= opts.others_weight
             order[i] *= opts.others_weight

@@ -333,12 +333,14 @@ class UpdateDecision:
             if off:
                 self._called_off = (at, off)
             replaced += self._ended_by_name(said, at, taken())
-        if candidate.event_at is None and candidate.kind is Kind.EPISODIC and _INSTEAD.search(said) and not TENTATIVE.search(said):
+        # a plan made "instead" of another ("改去新疆伊犁", "doing Big Bend instead")
+        instead = candidate.kind is Kind.EPISODIC and _INSTEAD.search(said) is not None and not TENTATIVE.search(said)
+        if instead and candidate.event_at is None:
             instead_of, ended_already = self._instead_of(said, at, taken())
             if instead_of:
                 replaced += [] if ended_already else instead_of
                 candidate = _on_the_day_of(candidate, instead_of, turn.at.tzinfo if turn is not None and turn.at is not None else None)
-        if (candidate.kind is Kind.EPISODIC and _INSTEAD.search(said) and not TENTATIVE.search(said) and not weekly_routine(said)
+        if (instead and not weekly_routine(said)
                 and not any(m.category is Category.GOAL or m.topic == "user.plan" for m in replaced)):
             # "doing a cheap camping trip in Big Bend instead", "I'm now flying out April 14 instead":
             # the plan it stands in for is the nearest one said before

@@ -295,8 +295,8 @@ WORLD_CITIES = frozenset(
     # and more of the cities people move to and work in
     "columbus irvine pittsburgh baltimore cleveland cincinnati indianapolis milwaukee charlotte raleigh orlando tampa "
     "honolulu anchorage albuquerque boulder berkeley cambridge oxford liverpool sheffield newcastle nottingham cardiff belfast "
-    "lyon marseille toulouse nice valencia seville seville naples florence venice turin cologne stuttgart dusseldorf "
-    "krakow lyon antwerp utrecht eindhoven gothenburg malmo bergen reykjavik tallinn riga vilnius bucharest sofia belgrade "
+    "lyon marseille toulouse nice valencia seville naples florence venice turin cologne stuttgart dusseldorf "
+    "krakow antwerp utrecht eindhoven gothenburg malmo bergen reykjavik tallinn riga vilnius bucharest sofia belgrade "
     "zagreb ljubljana bratislava kyiv lviv tbilisi yerevan baku almaty tashkent tehran beirut amman jeddah kuwait muscat "
     "casablanca marrakech tunis accra addis ababa kampala kigali dar es salaam lima bogota medellin quito santiago montevideo "
     "havana panama guadalajara monterrey cancun vancouver victoria halifax winnipeg edmonton quebec saskatoon "
