@@ -66,6 +66,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         summary.pop("scenario_results")
         summary.pop("by_category")
     print(eval_markdown(summary))
+    print()
+    print(table(["lang", "probes", "probe_pass_rate", "expect_recall", "forbid_leak_rate"],
+                [[lang, *b.values()] for lang, b in summary["by_lang"].items()]))
     if args.json:
         Path(args.json).write_text(json.dumps(summary, ensure_ascii=False, indent=2), encoding="utf-8")
     if args.blind:

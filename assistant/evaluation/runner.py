@@ -325,11 +325,21 @@ class ScenarioRunner:
         return result
 
 
+def _scores(probes: Sequence[ProbeResult]) -> dict[str, Any]:
+    """A set of probes' pass rate, expect recall and forbid leak rate (no ids: blind-safe)."""
+    with_forbid = [p for p in probes if p.has_forbid]
+    expected = sum(p.expected for p in probes)
+    return {
+        "probes": len(probes),
+        "probe_pass_rate": round(sum(p.passed for p in probes) / len(probes), 4) if probes else 0.0,
+        "expect_recall": round(sum(p.found for p in probes) / expected, 4) if expected else 1.0,
+        "forbid_leak_rate": round(sum(bool(p.leaked) for p in with_forbid) / len(with_forbid), 4) if with_forbid else 0.0,
+    }
+
+
 def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
     """The file's scores (the format's names) plus per-scenario pass/fail."""
     probes = [p for r in results for p in r.probes]
-    with_forbid = [p for p in probes if p.has_forbid]
-    expected = sum(p.expected for p in probes)
     latencies = sorted(p.recall_ms for p in probes)
 
     def pct(q: float) -> float:
@@ -344,12 +354,13 @@ def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
         bucket["failed"] += int(not r.passed)
         bucket["probes"] += len(r.probes)
         bucket["probes_failed"] += sum(not p.passed for p in r.probes)
+    by_lang = {
+        lang: _scores([p for r in results if r.lang == lang for p in r.probes])
+        for lang in sorted({r.lang for r in results})
+    }
     return {
         "scenarios": len(results),
-        "probes": len(probes),
-        "probe_pass_rate": round(sum(p.passed for p in probes) / len(probes), 4) if probes else 0.0,
-        "expect_recall": round(sum(p.found for p in probes) / expected, 4) if expected else 1.0,
-        "forbid_leak_rate": round(sum(bool(p.leaked) for p in with_forbid) / len(with_forbid), 4) if with_forbid else 0.0,
+        **_scores(probes),
         "mean_injected": round(statistics.fmean(p.injected for p in probes), 3) if probes else 0.0,
         "sensitive_leaks": sum(len(r.sensitive_leaks) for r in results),
         "recall_ms_p50": round(statistics.median(latencies), 2) if latencies else 0.0,
@@ -360,6 +371,7 @@ def summarize(results: Sequence[ScenarioResult]) -> dict[str, Any]:
         "missed_empty_block": sum(1 for p in probes if p.missing and p.injected == 0),
         **{f"leaked_{kind}": sum(p.leaked_from.count(kind) for p in probes) for kind in LEAKED_FROM},
         "by_category": by_category,
+        "by_lang": by_lang,
         "scenario_results": [
             {
                 "id": r.id, "line": r.line, "lang": r.lang, "passed": r.passed,

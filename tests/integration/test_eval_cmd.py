@@ -68,6 +68,7 @@ def test_blind_run_prints_and_writes_scores_only(data_dir: Path, tmp_path: Path,
     assert "missed_not_injected" in printed.out
     scores = json.loads(out.read_text(encoding="utf-8"))
     assert "scenario_results" not in scores and "Zanzibar" not in out.read_text(encoding="utf-8")
+    assert scores["by_lang"] == {"en": {"probes": 1, "probe_pass_rate": 0.0, "expect_recall": 0.0, "forbid_leak_rate": 0.0}}
     # "hi" injects nothing: Lisbon was in an active memory, Zanzibar in none
     assert (scores["missed_not_injected"], scores["missed_not_stored"], scores["missed_not_active"]) == (1, 1, 0)
     assert scores["missed_empty_block"] == 1 and scores["probe_pass_rate"] == 0.0

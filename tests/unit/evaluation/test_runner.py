@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.evaluation.runner import memory_text, missed_where, scan_sensitive, score_probe
+from assistant.evaluation.runner import (
+    ProbeResult,
+    ScenarioResult,
+    memory_text,
+    missed_where,
+    scan_sensitive,
+    score_probe,
+    summarize,
+)
 from assistant.evaluation.scenarios import Probe
 from assistant.memory.inject import render_block
 from tests.fakes.records import AT, memory
@@ -62,3 +70,18 @@ def test_the_recall_audit_says_where_each_missed_item_was() -> None:
     assert missed_where(missing, memories) == ["not_active", "not_injected", "not_stored", "not_injected"]
     assert missed_where([], memories) == []
 
+
+
+def test_scores_per_language_count_each_language_s_probes_alone() -> None:
+    def probe(passed: bool, found: int, leaked: bool = False) -> ProbeResult:
+        return ProbeResult("q", AT.isoformat(), passed, 1, expected=2, found=found,
+                           has_forbid=True, leaked=["x"] if leaked else [])
+
+    results = [
+        ScenarioResult("en-a-01", "en", 1, [probe(True, 2), probe(False, 1)], []),
+        ScenarioResult("zh-a-01", "zh", 2, [probe(False, 0, leaked=True)], []),
+        ScenarioResult("en-b-01", "en", 3, [probe(True, 2)], []),
+    ]
+    by_lang = summarize(results)["by_lang"]
+    assert by_lang["en"] == {"probes": 3, "probe_pass_rate": 0.6667, "expect_recall": 0.8333, "forbid_leak_rate": 0.0}
+    assert by_lang["zh"] == {"probes": 1, "probe_pass_rate": 0.0, "expect_recall": 0.0, "forbid_leak_rate": 1.0}
