@@ -101,6 +101,13 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def cache_dir() -> Path:
+    """What can be rebuilt at any time (the gloss's segmenter dictionary): never user data."""
+    if env := os.environ.get("MNEMO_DATA_DIR"):
+        return Path(env).expanduser() / "cache"
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def profile_name() -> str:
     name = os.environ.get("MNEMO_PROFILE", "default")
     check_profile_name(name)

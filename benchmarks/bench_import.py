@@ -31,7 +31,7 @@ DIM = 32
 class RandomEmbedder:
     """Seeded random unit vectors at numpy speed: the import's cost, not a model's."""
 
-    model_name = "bench-random-32"
+    model_name = vector_space = "bench-random-32"
     dimension = DIM
     is_loaded = True
 

@@ -61,7 +61,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     summary = summarize(results)
     summary["dataset"] = str(args.dataset)
     summary["extractors"] = "rules+llm" if args.llm else "rules"
-    summary["embedding_model"] = embedder.model_name
+    summary["embedding_model"] = embedder.vector_space
     if args.blind:  # scores only: a blind file's probes are not to be read (docs/eval-format.md)
         summary.pop("scenario_results")
         summary.pop("by_category")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from assistant.errors import ModelUnavailableError
+from assistant.memory.gloss import GlossVerdict
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -45,6 +46,12 @@ class Embedder(Protocol):
 
     @property
     def model_name(self) -> str: ...
+
+    @property
+    def vector_space(self) -> str:
+        """What a vector means: the model, and how text is put to it (its index and every
+        cache of its vectors are keyed by this)."""
+        ...
 
     @property
     def dimension(self) -> int: ...
@@ -95,6 +102,11 @@ def progress_bar(report: Callable[[str], None]) -> Any:
     return Reporter
 
 
+# Per served model: whether Chinese is embedded through its gloss (measured once per process).
+_gloss_verdicts: dict[str, GlossVerdict] = {}
+_gloss_lock = threading.Lock()
+
+
 class SentenceTransformerEmbedder:
     """A sentence-transformers model behind the `Embedder` protocol.
 
@@ -103,6 +115,9 @@ class SentenceTransformerEmbedder:
         allow_fallback: serve the bundled model when ``model`` is not on disk.
         warn: receives the user-visible warning when falling back.
         cache_size: how many single-text embeddings to keep (repeated queries are common).
+        gloss_chinese: embed Chinese through its English gloss (gloss.py); None: when that
+            tells Chinese sentences apart better than the model does from the characters,
+            measured once the model is loaded (the bundled English model: yes; BGE-zh: no).
     """
 
     def __init__(
@@ -113,6 +128,7 @@ class SentenceTransformerEmbedder:
         warn: Callable[[str], None] | None = None,
         cache_size: int = 2048,
         batch_size: int = 32,
+        gloss_chinese: bool | None = None,
     ) -> None:
         self.requested = model
         self.allow_fallback = allow_fallback
@@ -124,6 +140,10 @@ class SentenceTransformerEmbedder:
         self._model: SentenceTransformer | None = None
         self._name = model
         self._dimension = 0
+        self.gloss_chinese = gloss_chinese
+        self._gloss = False
+        # the model's accuracy on the Chinese prototypes as written, when it glosses (gloss.py)
+        self.chinese_as_written: float | None = None
         self.state = EmbedderState.UNLOADED
         self.warning: str | None = None
 
@@ -133,6 +153,16 @@ class SentenceTransformerEmbedder:
     def model_name(self) -> str:
         self.load()
         return self._name
+
+    @property
+    def vector_space(self) -> str:
+        self.load()
+        return f"{self._name}+zh-gloss" if self._gloss else self._name
+
+    @property
+    def glosses_chinese(self) -> bool:
+        self.load()
+        return self._gloss
 
     @property
     def dimension(self) -> int:
@@ -152,8 +182,7 @@ class SentenceTransformerEmbedder:
                 return
             self.state = EmbedderState.LOADING
             try:
-                self._model, self._name = self._open(self.requested), self.requested
-                self.state = EmbedderState.READY
+                model, name, state = self._open(self.requested), self.requested, EmbedderState.READY
             except ModelUnavailableError as exc:
                 if not self.allow_fallback or self.requested == BUNDLED_MODEL:
                     self.state = EmbedderState.FAILED
@@ -164,10 +193,25 @@ class SentenceTransformerEmbedder:
                 )
                 self._warn(self.warning)
                 log.info("fallback reason: %s", exc.message)
-                self._model, self._name = self._open(BUNDLED_MODEL), BUNDLED_MODEL
-                self.state = EmbedderState.FALLBACK
-            dim = self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else None
-            self._dimension = int(dim or self._model.get_sentence_embedding_dimension() or 0)
+                model, name, state = self._open(BUNDLED_MODEL), BUNDLED_MODEL, EmbedderState.FALLBACK
+            dim = model.get_embedding_dimension() if hasattr(model, "get_embedding_dimension") else None
+            self._dimension = int(dim or model.get_sentence_embedding_dimension() or 0)
+            # Decided before the model is published: no thread embeds with the wrong choice.
+            self._gloss = self._decide_gloss(model, name)
+            self._model, self._name, self.state = model, name, state
+
+    def _decide_gloss(self, model: SentenceTransformer, name: str) -> bool:
+        if self.gloss_chinese is False:
+            return False
+        with _gloss_lock:
+            if name not in _gloss_verdicts:
+                from assistant.memory.gloss import measure
+
+                _gloss_verdicts[name] = measure(lambda texts: self._encode(texts, model))
+            verdict = _gloss_verdicts[name]
+        glossing = verdict.helps if self.gloss_chinese is None else True
+        self.chinese_as_written = verdict.as_written if glossing else None
+        return glossing
 
     @staticmethod
     def _open(model: str) -> SentenceTransformer:
@@ -226,12 +270,19 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Normalised float32 vectors, one row per text (empty input → shape (0, dim))."""
         self.load()
-        assert self._model is not None
         if not texts:
             return np.zeros((0, self._dimension), dtype=np.float32)
+        if self._gloss:
+            from assistant.memory.gloss import glossed
+
+            texts = glossed(texts)
+        assert self._model is not None
+        return self._encode(list(texts), self._model)
+
+    def _encode(self, texts: list[str], model: SentenceTransformer) -> np.ndarray:
         with self._lock:
-            vectors: Any = self._model.encode(
-                list(texts),
+            vectors: Any = model.encode(
+                texts,
                 batch_size=self._batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,

@@ -232,7 +232,7 @@ class NoiseFilter:
     def _prototypes(self) -> dict[str, tuple[np.ndarray, np.ndarray, float]]:
         """Per script: noise and durable prototype vectors, and how well the model tells them apart."""
         assert self.embedder is not None
-        name = self.embedder.model_name
+        name = self.embedder.vector_space
         with self._lock:
             if name not in self._cache:
                 texts = list(NOISE_PROTOTYPES) + list(DURABLE_PROTOTYPES)

@@ -113,6 +113,7 @@ class _Features:
     similarity: float = 0.0  # rescaled above the model's floor (absolute: gates injection)
     raw_similarity: float | None = None  # cosine (relative: orders candidates)
     trust: float = 1.0  # how much the model's similarity means for this pair of scripts
+    word_trust: float = 1.0  # ... and how much of their words it sees (similarity.Floors.words_zh)
     keyword: float = 0.0
     entity: float = 0.0
     identifier: float = 0.0
@@ -454,7 +455,7 @@ class Recaller:
     def _relevance(self, f: _Features) -> float:
         w = self.options.weights
         return (
-            w.similarity * f.similarity + (w.keyword + self.options.keyword_untrusted * (1 - f.trust)) * f.keyword + w.entity * f.entity
+            w.similarity * f.similarity + (w.keyword + self.options.keyword_untrusted * (1 - f.word_trust)) * f.keyword + w.entity * f.entity
             + self.options.cue_weight * f.cue + 0.6 * f.identifier + 0.25 * f.time
         )
 
@@ -557,6 +558,7 @@ class Recaller:
                 other = script(memory.content)
                 feats[i].similarity = fl.rescale(raw, query_script, other)
                 feats[i].trust = fl.trust(query_script, other)
+                feats[i].word_trust = fl.words_trust(query_script, other)
 
     def _keyword_coverage(self, terms: list[str], live: dict[int, Memory], feats: dict[int, _Features]) -> None:
         """IDF-weighted share of the query's terms that each candidate contains."""

@@ -77,6 +77,10 @@ class Floors:
     cross: float
     trust_en: float = 1.0
     trust_zh: float = 1.0
+    # How far the model reads Chinese *as written*: below trust_zh when it reads Chinese through
+    # an English gloss (gloss.py), which carries dictionary words only — a name, a new word or
+    # slang ("多肉", "raj") reaches its vectors untranslated, so the words must still carry them.
+    words_zh: float | None = None
 
     def of(self, a: str, b: str) -> float:
         """The floor for a pair of scripts ("zh"/"en")."""
@@ -87,6 +91,11 @@ class Floors:
     def trust(self, a: str, b: str) -> float:
         """How much a similarity between texts of scripts `a` and `b` means."""
         return min(self.trust_zh if "zh" in (a, b) else 1.0, self.trust_en if "en" in (a, b) else 1.0)
+
+    def words_trust(self, a: str, b: str) -> float:
+        """How much a similarity between scripts `a` and `b` says about the words themselves."""
+        zh = self.trust_zh if self.words_zh is None else self.words_zh
+        return min(zh if "zh" in (a, b) else 1.0, self.trust_en if "en" in (a, b) else 1.0)
 
     def rescale(self, sim: float, a: str, b: str) -> float:
         """`sim` (a cosine) on the calibrated scale, for texts of scripts `a` and `b` (0 where
@@ -106,7 +115,7 @@ _lock = threading.Lock()
 
 def floors(embedder: Embedder) -> Floors:
     """The embedder's floors, measured once per model."""
-    name = embedder.model_name
+    name = embedder.vector_space
     with _lock:
         if name not in _cache:
             vectors = embedder.embed(list(CALIBRATION))
@@ -117,6 +126,7 @@ def floors(embedder: Embedder) -> Floors:
             _cache[name] = Floors(
                 en=_mean_off_diagonal(en), zh=_mean_off_diagonal(zh), cross=_cap(float(sims[:n, n:].mean())),
                 trust_en=_trust(skills.get("en", 0.0)), trust_zh=_trust(skills.get("zh", 0.0)),
+                words_zh=None if (written := getattr(embedder, "chinese_as_written", None)) is None else _trust(written),
             )
             log.info("similarity floors for %s: %s", name, _cache[name])
         return _cache[name]

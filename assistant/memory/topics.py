@@ -372,7 +372,7 @@ class TopicClassifier:
 
     def _prototypes(self) -> dict[str, tuple[np.ndarray, list[Topic], float]]:
         """Per script: the prototypes' vectors, their topics, and the model's skill on them."""
-        name = self.embedder.model_name
+        name = self.embedder.vector_space
         with self._lock:
             if name not in self._cache:
                 texts = [p for t in TOPICS for p in t.prototypes]
@@ -409,6 +409,11 @@ class TopicClassifier:
             return _longest_cue(clause, cued)  # the model cannot tell topics apart in this script
         vectors, labels, _ = found
         fl = floors(self.embedder)
+        if cued and fl.words_trust(lang, lang) < fl.trust(lang, lang):
+            # The model reads this script through a gloss (gloss.py): a cue word is the surer
+            # evidence ("我下周一开始在新东方教雅思口语了" is a new job, which the gloss puts
+            # nearer to plans); the vectors decide where no cue word does.
+            return _longest_cue(clause, cued)
         best = _nearest(labels, [fl.rescale(float(sim), lang, lang) for sim in vectors @ vector])
         # A cue word counts as a head start, not a verdict: "a resident in pediatrics at Mercy
         # Hollow Children's" names children and is about work.

@@ -128,7 +128,9 @@ def test_switching_the_embedding_model_reindexes_with_progress(
     assert shown and shown[-1] == (12, 12)  # all 12 memories re-embedded
     service = profile.service
     assert profile.embedder is service.embedder and service.embedder.model_name == folder
-    assert service.index.model_name == folder and service.index.name != old_collection
+    # the index is of what the vectors mean: the model, read Chinese through the gloss
+    assert service.index.model_name == service.embedder.vector_space == f"{folder}+zh-gloss"
+    assert service.index.name != old_collection
     assert service.index.ids(service.profile_id) == service.store.active_ids()
     assert service.index.other_collections() == []  # the old model's vectors are gone
     qtbot.waitUntil(lambda: not window.core.runner.busy, timeout=10000)

@@ -171,7 +171,7 @@ def _vector_pairs(
             return
         if a.slot and b.slot and a.slot != b.slot:
             return
-        if fl.trust(*scripts) < 1.0 and shared_words(a.content, b.content) < MERGE_WORDS:
+        if fl.words_trust(*scripts) < 1.0 and shared_words(a.content, b.content) < MERGE_WORDS:
             return  # the model cannot judge this pair: "还是做产品（3-23）" and "负责到店业务（3-23）" are two facts
         if not distinct(a.content, b.content):
             join(a.id, b.id)

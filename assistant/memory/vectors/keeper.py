@@ -102,7 +102,7 @@ class IndexKeeper:
     def index(self) -> VectorIndex:
         """The index of the embedder's model (loads the model when not loaded yet)."""
         current = self._index
-        name, dim = self.embedder.model_name, self.embedder.dimension
+        name, dim = self.embedder.vector_space, self.embedder.dimension
         if current is not None and (current.model_name, current.dimension) == (name, dim):
             return current
         with self._opening:
@@ -128,7 +128,7 @@ class IndexKeeper:
 
     def _open(self) -> VectorIndex:
         """Open (or create) the collection of the embedder's model, as it is."""
-        name, dim = self.embedder.model_name, self.embedder.dimension
+        name, dim = self.embedder.vector_space, self.embedder.dimension
         self.release()
         self._index = self._healing(name, dim)
         self.db.execute(

@@ -174,7 +174,7 @@ def test_a_new_embedding_model_gets_its_index_filled_from_the_database(profile: 
     profile.service.close()
 
     class Renamed:  # the same weights under another name: a second, empty collection
-        model_name = "another-model"
+        model_name = vector_space = "another-model"
         dimension = embedder.dimension
         is_loaded = True
 

@@ -32,7 +32,7 @@ DIM = 32
 class TinyEmbedder:
     """Deterministic hashed-trigram vectors (a light stand-in for crash and fault tests)."""
 
-    model_name = "tiny-hash-32"
+    model_name = vector_space = "tiny-hash-32"
     dimension = DIM
     is_loaded = True
 

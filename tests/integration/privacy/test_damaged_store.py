@@ -111,6 +111,10 @@ class LazyEmbedder(TinyEmbedder):
     def model_name(self) -> str:  # type: ignore[override]
         raise AssertionError("the embedding model was loaded")
 
+    @property
+    def vector_space(self) -> str:  # type: ignore[override]
+        raise AssertionError("the embedding model was loaded")
+
 
 def test_a_crash_repair_with_nothing_to_embed_does_not_load_the_model(
     data_dir: Path, settings: Any, clock: Any, tiny_profile: Profile
