@@ -22,6 +22,7 @@ import gzip
 import logging
 import re
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -84,7 +85,12 @@ def _load() -> tuple[dict[str, str], Any]:
     global _loaded
     with _lock:
         if _loaded is None:
-            import jieba
+            with warnings.catch_warnings():
+                # jieba 0.42's source has "\\." in plain strings: compiling it warns (Python 3.12:
+                # a SyntaxWarning on the terminal at the first start)
+                warnings.simplefilter("ignore", SyntaxWarning)
+                warnings.simplefilter("ignore", DeprecationWarning)
+                import jieba
 
             # jieba logs its progress, and a cache it cannot write as a traceback, to stderr:
             # neither is the user's business (an unwritable cache only costs the next start 1 s)
@@ -168,7 +174,13 @@ def measure(encode: Callable[[list[str]], np.ndarray]) -> GlossVerdict:
     plain = skill(texts, labels, encode(texts)).get("zh", 0.0)
     if plain >= _READS_CHINESE:
         return GlossVerdict(plain, None)
-    through = skill(texts, labels, encode(glossed(texts))).get("zh", 0.0)
+    try:
+        through = skill(texts, labels, encode(glossed(texts))).get("zh", 0.0)
+    except (ImportError, SyntaxError, OSError, EOFError) as exc:
+        # jieba or the dictionary missing or damaged in this install: the model serves without
+        # the gloss (weaker in Chinese) rather than not at all
+        log.warning("the Chinese gloss is unavailable (%s: %s); embedding Chinese as written", type(exc).__name__, exc)
+        return GlossVerdict(plain, None)
     log.info("Chinese prototype accuracy: %.2f as written, %.2f glossed", plain, through)
     return GlossVerdict(plain, through)
 

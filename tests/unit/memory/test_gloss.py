@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
+import pytest
+
 from assistant.memory.embedder import BUNDLED_MODEL, SentenceTransformerEmbedder
 from assistant.memory.gloss import gloss, measure
 
@@ -51,3 +55,13 @@ def test_a_model_that_tells_chinese_apart_as_written_is_not_glossed_for() -> Non
 
     verdict = measure(reads_chinese)
     assert verdict.as_written == 1.0 and verdict.glossed is None and not verdict.helps
+
+
+def test_without_jieba_the_model_serves_chinese_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.memory import gloss as module
+
+    monkeypatch.setattr(module, "_loaded", None)
+    monkeypatch.setitem(sys.modules, "jieba", None)  # an install without it: import fails
+    plain = SentenceTransformerEmbedder(BUNDLED_MODEL, allow_fallback=False, gloss_chinese=False)
+    verdict = measure(plain.embed)
+    assert verdict.glossed is None and not verdict.helps and verdict.as_written < 0.3
