@@ -47,7 +47,8 @@ _loaded: tuple[dict[str, str], Any] | None = None
 _ENTRY = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/\s*$")
 
 
-def has_cjk(text: str) -> bool:
+def _han(text: str) -> bool:
+    """Whether `text` has a Chinese character (not kana or hangul: text.has_cjk's wider set)."""
     return _CJK.search(text) is not None
 
 
@@ -118,12 +119,12 @@ def gloss(text: str) -> str:
     A word the dictionary lacks is glossed by its known parts ("提高效率" → raise, efficiency)
     or, failing that, kept as it is (names: "林晓雯").
     """
-    if not has_cjk(text):
+    if not _han(text):
         return text
     words, segmenter = _load()
     out: list[str] = []
     for word in segmenter.lcut(text):
-        if not has_cjk(word):
+        if not _han(word):
             out.append(word)
         elif word in _SILENT:
             continue
@@ -169,8 +170,8 @@ def measure(encode: Callable[[list[str]], np.ndarray]) -> GlossVerdict:
     from assistant.memory.prototypes import TOPIC_PROTOTYPES
     from assistant.memory.similarity import skill
 
-    texts = [t for protos in TOPIC_PROTOTYPES.values() for t in protos if has_cjk(t)]
-    labels = [slot for slot, protos in TOPIC_PROTOTYPES.items() for t in protos if has_cjk(t)]
+    texts = [t for protos in TOPIC_PROTOTYPES.values() for t in protos if _han(t)]
+    labels = [slot for slot, protos in TOPIC_PROTOTYPES.items() for t in protos if _han(t)]
     plain = skill(texts, labels, encode(texts)).get("zh", 0.0)
     if plain >= _READS_CHINESE:
         return GlossVerdict(plain, None)
@@ -185,4 +186,4 @@ def measure(encode: Callable[[list[str]], np.ndarray]) -> GlossVerdict:
     return GlossVerdict(plain, through)
 
 
-__all__ = ["GlossVerdict", "gloss", "glossed", "has_cjk", "measure"]
+__all__ = ["GlossVerdict", "gloss", "glossed", "measure"]

@@ -90,11 +90,14 @@ class Floors:
 
     def trust(self, a: str, b: str) -> float:
         """How much a similarity between texts of scripts `a` and `b` means."""
-        return min(self.trust_zh if "zh" in (a, b) else 1.0, self.trust_en if "en" in (a, b) else 1.0)
+        return self._least(self.trust_zh, a, b)
 
     def words_trust(self, a: str, b: str) -> float:
         """How much a similarity between scripts `a` and `b` says about the words themselves."""
-        zh = self.trust_zh if self.words_zh is None else self.words_zh
+        return self._least(self.trust_zh if self.words_zh is None else self.words_zh, a, b)
+
+    def _least(self, zh: float, a: str, b: str) -> float:
+        """The lower of the two scripts' trust, Chinese counting as `zh`."""
         return min(zh if "zh" in (a, b) else 1.0, self.trust_en if "en" in (a, b) else 1.0)
 
     def rescale(self, sim: float, a: str, b: str) -> float:

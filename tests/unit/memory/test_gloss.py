@@ -45,7 +45,7 @@ def test_a_model_that_tells_chinese_apart_as_written_is_not_glossed_for() -> Non
     from assistant.memory.prototypes import TOPIC_PROTOTYPES
 
     # an "encoder" that puts each Chinese prototype on its topic's axis reads Chinese perfectly
-    axis = {t: i for i, (slot, protos) in enumerate(TOPIC_PROTOTYPES.items()) for t in protos}
+    axis = {t: i for i, protos in enumerate(TOPIC_PROTOTYPES.values()) for t in protos}
 
     def reads_chinese(texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), len(TOPIC_PROTOTYPES)), dtype=np.float32)
