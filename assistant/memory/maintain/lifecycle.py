@@ -6,6 +6,7 @@ import json
 import math
 from collections.abc import Sequence
 
+from assistant.memory.cues import PROFILE_SLOTS
 from assistant.memory.maintain.context import BATCH, StepContext, chunks, log
 from assistant.memory.types import Status
 
@@ -41,11 +42,22 @@ def retention(importance: int, access_count: int, idle_days: float, half_life_da
     return float(0.5 ** (max(0.0, idle_days) / half_life))
 
 
+def who_the_user_is(slot: str | None, topic: str | None) -> bool:
+    """Whether a memory is about who the user is (cues.PROFILE_SLOTS): where they live, their
+    work, their people and pets, diet, allergies, health, how they want answers."""
+    return any(key is not None and (key == s or key.startswith(s + ".")) for key in (slot, topic) for s in PROFILE_SLOTS)
+
+
 def decay(ctx: StepContext) -> dict[str, int]:
-    """Archive unpinned memories whose retention fell below the threshold (kept, restorable)."""
+    """Archive unpinned memories whose retention fell below the threshold (kept, restorable).
+
+    Who the user is does not fade with time: the children's names told a year ago, the job,
+    the allergy hold until the user says they changed (the update decision supersedes them)
+    or deletes them. Decay retires what was of the moment.
+    """
     settings = ctx.parts.settings
     rows = ctx.db.query(
-        "SELECT id, importance, access_count, created_at, updated_at, last_accessed_at FROM memories"
+        "SELECT id, importance, access_count, created_at, updated_at, last_accessed_at, slot, topic FROM memories"
         # a plan does not fade before its day: "the wedding is on 13 June" said in February
         " WHERE profile_id = ? AND status = 'active' AND pinned = 0 AND (event_at IS NULL OR event_at <= ?) ORDER BY id",
         (ctx.profile_id, ctx.now),
@@ -59,7 +71,7 @@ def decay(ctx: StepContext) -> dict[str, int]:
     fading: list[int] = []
     scored = 0
     for row in rows:
-        if row["id"] in ctx.gone:
+        if row["id"] in ctx.gone or who_the_user_is(row["slot"], row["topic"]):
             continue
         scored += 1
         touched = max(row["created_at"], row["updated_at"], row["last_accessed_at"] or 0.0)

@@ -32,6 +32,7 @@ from assistant.memory.maintain import (
     run_maintenance,
 )
 from assistant.memory.maintain import compact as compact_module
+from assistant.memory.maintain.lifecycle import who_the_user_is
 from assistant.memory.maintain.merge import MERGE_WORDS, shared_words
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category, Kind, Memory, Status
@@ -101,6 +102,26 @@ def test_decay_archives_unused_trivia_but_not_pinned_used_or_important(profile: 
     # restorable: an archived memory comes back with its history
     profile.service.set_status(trivia.id, Status.ACTIVE)
     assert trivia.id in indexed(profile)
+
+
+def test_decay_leaves_who_the_user_is(profile: Profile, clock: ManualClock) -> None:
+    """The children's names told a year ago still hold; what was of the moment fades."""
+    start = clock.now()
+    kids = add(profile, "emma just turned 7 and noah is 10", importance=3, kind=Kind.EPISODIC, topic="user.family")
+    job = add(profile, "User works as a nurse.", importance=4, slot="user.job.title")
+    lunch = add(profile, "had a burrito for lunch", importance=3, kind=Kind.EPISODIC)
+    trip = add(profile, "looking at flights to Rome", importance=3, kind=Kind.EPISODIC, topic="user.plan")
+    counts = decay(ctx_at(profile, start + 330 * DAY))
+    assert counts["scored"] == 2 and counts["archived"] == 2
+    assert status(profile, kids.id) is Status.ACTIVE and status(profile, job.id) is Status.ACTIVE
+    assert status(profile, lunch.id) is Status.ARCHIVED and status(profile, trip.id) is Status.ARCHIVED
+
+
+def test_who_the_user_is_by_slot_or_topic() -> None:
+    assert who_the_user_is("user.job.title", None) and who_the_user_is(None, "user.pet")
+    assert who_the_user_is("user.allergy", "user.allergy")
+    assert not who_the_user_is(None, "user.plan") and not who_the_user_is(None, None)
+    assert not who_the_user_is("user.jobs", None)  # a slot family, not a prefix of letters
 
 
 # -- merge ----------------------------------------------------------------------------------
