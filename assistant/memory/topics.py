@@ -346,9 +346,9 @@ class TopicClassifier:
 
     The embeddings are used only in a script the model tells topics apart in, measured once
     per model as the leave-one-out accuracy of the prototypes themselves (`similarity.skill`;
-    chance is 1 in 16). The bundled English MiniLM scores about 0.77 on the English ones and
-    0.69 on the Chinese ones read through the gloss (gloss.py; under 0.25 as written); a
-    Chinese-capable model such as BGE passes in both.
+    chance is 1 in 14). The bundled English MiniLM scores about 0.6 on the English ones and
+    under 0.25 on the Chinese ones, where its similarities say little; a Chinese-capable model
+    such as BGE passes in both.
 
     Args:
         embedder: the profile's embedding model (prototype vectors are computed once per model).
