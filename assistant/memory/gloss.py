@@ -167,12 +167,11 @@ class GlossVerdict:
 def measure(encode: Callable[[list[str]], np.ndarray]) -> GlossVerdict:
     """How well a model (its `encode`: texts → normalised vectors) tells Chinese sentences
     apart as written, and through the gloss when it cannot as written."""
-    # the core prototypes, which its thresholds were set on
-    from assistant.memory.prototypes import CORE_TOPIC_PROTOTYPES
+    from assistant.memory.prototypes import TOPIC_PROTOTYPES
     from assistant.memory.similarity import skill
 
-    texts = [t for protos in CORE_TOPIC_PROTOTYPES.values() for t in protos if _han(t)]
-    labels = [slot for slot, protos in CORE_TOPIC_PROTOTYPES.items() for t in protos if _han(t)]
+    texts = [t for protos in TOPIC_PROTOTYPES.values() for t in protos if _han(t)]
+    labels = [slot for slot, protos in TOPIC_PROTOTYPES.items() for t in protos if _han(t)]
     plain = skill(texts, labels, encode(texts)).get("zh", 0.0)
     if plain >= _READS_CHINESE:
         return GlossVerdict(plain, None)

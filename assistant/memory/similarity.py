@@ -146,12 +146,10 @@ def _trust(accuracy: float) -> float:
 
 
 def _topic_skill(embedder: Embedder) -> dict[str, float]:
-    # on the core prototypes, which the thresholds above were set on (the everyday ones raise
-    # the accuracy by their number as much as by the model's skill)
-    from assistant.memory.prototypes import CORE_TOPIC_PROTOTYPES
+    from assistant.memory.prototypes import TOPIC_PROTOTYPES
 
-    texts = [t for protos in CORE_TOPIC_PROTOTYPES.values() for t in protos]
-    labels = [slot for slot, protos in CORE_TOPIC_PROTOTYPES.items() for _ in protos]
+    texts = [t for protos in TOPIC_PROTOTYPES.values() for t in protos]
+    labels = [slot for slot, protos in TOPIC_PROTOTYPES.items() for _ in protos]
     return skill(texts, labels, embedder.embed(texts))
 
 

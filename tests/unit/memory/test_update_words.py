@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from assistant.memory.embedder import SentenceTransformerEmbedder
 from assistant.memory.episodes import _lasts_for
 from assistant.memory.topics import cue_topics
 from assistant.memory.update import _pets_gone, ended_names
@@ -122,22 +121,3 @@ def test_a_known_city_where_the_user_is() -> None:
 )
 def test_ended_names(said: str, names: set[str]) -> None:
     assert ended_names(said) == names
-
-
-@pytest.mark.parametrize(
-    ("clause", "slot"),
-    [
-        # no cue word of the topic: the everyday prototypes carry them (none of these is one)
-        ("i'm a shcool librarian in omaha, been doin it 12 yrs", "user.job"),
-        ("I smoke about half a pack a day, trying to cut down this year", "user.health"),
-        ("研究 linguistics", "user.school"),
-        ("我家团子最近疯狂掉毛", "user.pet"),
-    ],
-)
-def test_the_prototypes_place_what_no_cue_word_does(embedder: SentenceTransformerEmbedder, clause: str, slot: str) -> None:
-    from assistant.memory.prototypes import TOPIC_PROTOTYPES
-    from assistant.memory.topics import TopicClassifier
-
-    assert clause not in {p for protos in TOPIC_PROTOTYPES.values() for p in protos}
-    topic = TopicClassifier(embedder).classify(clause, embedder.embed_one(clause))
-    assert topic is not None and topic.slot == slot
