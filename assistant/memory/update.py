@@ -171,6 +171,19 @@ _MEDICATION_SWITCH = re.compile(
     r"|(?:药量|剂量|用量)(?:又)?(?:加|减|增|降)(?:到|成|了)|(?:加|减)(?:到|成)了?[一两二三四五六七八九十\d]+(?:片|粒|毫克|mg)"
     r"|换药|换了(?:个|种)?药|换成了?[\u4e00-\u9fff]{0,6}(?:药|片)|改(?:吃|用)了?[\u4e00-\u9fff]{0,6}(?:药|片)|停了[\u4e00-\u9fff]{0,6}(?:药|片)"
 )
+# Off a medication: "officially off the sertraline", "stopped taking the pills", "停药 finally",
+# "医生让我把降压药停了". What it names ends; a word for medication in general ("off my meds",
+# "停药") ends every medication taken before. Not "医生说不能停药", "don't stop the pills".
+_MEDICATION_STOPPED = re.compile(
+    r"(?i)\b(?:off|stopped(?:\s+taking)?|quit|tapered\s+off|tapering\s+off|came\s+off|done\s+with)\s+"
+    r"(?:the\s+|my\s+|all\s+(?:the\s+|my\s+)?)?(?P<obj>[a-z][\w-]{2,})"
+    r"|(?P<zh>停药|停了药|药停了|药(?:也)?停了|断药|不(?:用|再)?吃药了|药(?:也)?不吃了)"
+)
+_NOT_STOPPING = re.compile(
+    r"(?i)\b(?:don't|do not|can't|cannot|never|not|shouldn't|won't|haven't|didn't)\s+(?:\w+\s+){0,2}(?:stop|quit|go off|come off)"
+    r"|(?:不能|别|不要|不可以|不敢|没|不让)(?:\S{0,4})?停"
+)
+_MEDICATION_WORDS = frozenset({"meds", "med", "medication", "medications", "medicine", "pills", "pill", "tablets", "prescription", "them", "it"})
 _MEDICATION = re.compile(
     r"(?i)\b(?:meds?|medication|pills?|tablets?|prescribed|prescription|\d+\s?mg|taking|dose|capsules?)\b"
     r"|药|片|毫克|开了|胶囊|处方"
@@ -368,6 +381,9 @@ class UpdateDecision:
             # of what was said with it, "我们家新来了一只仓鼠")
             new_name = normalize(renamed.group("zh") or renamed.group("en") or renamed.group("now") or "")
             replaced += self._of_pets_named({n for n in _names(turn.content) if n != new_name}, taken(), people=True)
+        if (stopped := _MEDICATION_STOPPED.search(said)) is not None and not TENTATIVE.search(said) \
+                and not _NOT_STOPPING.search(said):
+            replaced += self._medication_stopped(stopped, at, taken(), in_health=topic is not None and topic.slot == "user.health")
         # after the rest: the condition told beside the old medication ("最近老失眠") still holds
         health = (topic is not None and topic.slot == "user.health") or _MEDICATION_SWITCH.search(said) is not None
         if health and turn is not None and isinstance(turn.content, str) \
@@ -506,6 +522,28 @@ class UpdateDecision:
         out: list[Memory] = []
         for memory in self.service.store.active_by_topics(["user.health"], main_only=True):
             if memory.id not in taken and memory.created_at < at and said.search(memory.content):
+                out.append(memory)
+                taken.add(memory.id)
+        return out
+
+    def _medication_stopped(self, stopped: re.Match[str], at: float, taken: set[int], *, in_health: bool) -> list[Memory]:
+        """The health memories a stop ends: for medication in general ("停药", "off my meds"), every
+        medication taken before (not the condition it was for: "医生说我有轻度高血压" stays); for a
+        thing named, the memories naming it ("off the sertraline" ends
+        "I'm on sertraline 50mg"; "quit smoking" ends "I smoke half a pack a day"; "took the day
+        off work" ends nothing: no medication is named "work", and the clause is not about health)."""
+        obj = (stopped.group("obj") or "").lower()
+        if stopped.group("zh") or obj in _MEDICATION_WORDS:
+            return self._health_before(_MEDICATION, at, taken)
+        if obj in EN_STOP:
+            return []
+        wanted = set(tokens(obj))
+        out: list[Memory] = []
+        for memory in self.service.store.active_by_topics(["user.health"]):
+            # a medication by its name, whatever the clause's topic; anything else the clause
+            # must be about health to end
+            named = wanted & set(tokens(memory.content)) and (in_health or _MEDICATION.search(memory.content))
+            if memory.id not in taken and memory.created_at < at and named:
                 out.append(memory)
                 taken.add(memory.id)
         return out

@@ -354,6 +354,9 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         # a medication changed for another
         ("最近老失眠 医生开了右佐匹克隆 每晚睡前一片", "复诊了 医生给我换药了 现在改成曲唑酮 说副作用小一点", "右佐匹克隆"),
         ("my doctor put me on sertraline 50mg for anxiety", "doc switched me to escitalopram instead, the sertraline made me nauseous", "50mg"),
+        # a medication stopped: the one named, or every one for medication in general
+        ("I'm on lisinopril 10mg for my blood pressure", "my doctor took me off the lisinopril last week", "10mg"),
+        ("血压有点高，每天早上吃一片缬沙坦", "复查挺好，医生让我把药停了", "缬沙坦"),
         # a move told by the new home, or by being back for good
         ("鼓楼这边的房子又老又贵", "已经在滨江租好房了", "鼓楼"),
         ("每天 commute 从沙田到中环要一个钟", "我已经回深圳了", "中环"),
@@ -749,3 +752,18 @@ def test_what_follows_someone_else_goes_with_them_until_the_user_speaks_of_thems
     left = contents(profile, None)
     assert "沈航" not in left and "商场" not in left and "尴尬" not in left
     assert "护士" in contents(profile)
+
+
+def test_a_stop_that_is_not_one_ends_nothing(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "血压有点高，每天早上吃一片缬沙坦", "I'm on lisinopril 10mg for my blood pressure")
+    clock.advance(timedelta(days=20))
+    say(profile, clock, "医生说还不能停药，再吃三个月", "took the day off work to rest")
+    active = contents(profile)
+    assert "缬沙坦" in active and "10mg" in active
+
+
+def test_stopping_the_medication_leaves_the_condition(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "血压有点高，每天早上吃一片缬沙坦")
+    clock.advance(timedelta(days=20))
+    say(profile, clock, "复查挺好，医生让我把药停了")
+    assert "血压有点高" in contents(profile) and "缬沙坦" not in contents(profile)
