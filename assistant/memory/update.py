@@ -173,7 +173,7 @@ _MEDICATION_SWITCH = re.compile(
 )
 # Off a medication: "officially off the sertraline", "stopped taking the pills", "停药 finally",
 # "医生让我把降压药停了". What it names ends; a word for medication in general ("off my meds",
-# "停药") ends every medication taken before. Not "医生说不能停药", "don't stop the pills".
+# "停药") ends every medication taken before. Not "医生说不能停药", "别断药", "don't stop the pills".
 _MEDICATION_STOPPED = re.compile(
     r"(?i)\b(?:off|stopped(?:\s+taking)?|quit|tapered\s+off|tapering\s+off|came\s+off|done\s+with)\s+"
     r"(?:the\s+|my\s+|all\s+(?:the\s+|my\s+)?)?(?P<obj>[a-z][\w-]{2,})"
@@ -181,7 +181,7 @@ _MEDICATION_STOPPED = re.compile(
 )
 _NOT_STOPPING = re.compile(
     r"(?i)\b(?:don't|do not|can't|cannot|never|not|shouldn't|won't|haven't|didn't)\s+(?:\w+\s+){0,2}(?:stop|quit|go off|come off)"
-    r"|(?:不能|别|不要|不可以|不敢|没|不让)(?:\S{0,4})?停"
+    r"|(?:不能|别|不要|不可以|不敢|没|不让)(?:\S{0,4})?[停断]"
 )
 _MEDICATION_WORDS = frozenset({"meds", "med", "medication", "medications", "medicine", "pills", "pill", "tablets", "prescription", "them", "it"})
 _MEDICATION = re.compile(
