@@ -139,6 +139,14 @@ PROFILE_SLOTS = (
 )
 ALWAYS_SLOTS = ("user.reply_style",)
 
+
+def who_the_user_is(slot: str | None, topic: str | None) -> bool:
+    """Whether a memory with this slot or main topic is about who the user is (PROFILE_SLOTS)."""
+    return _under(slot, _PROFILE) or _under(topic, _PROFILE)
+
+
+_PROFILE = set(PROFILE_SLOTS)
+
 # Quoted text is material to work on, not the user speaking ("把 'I'll be there' 翻成中文").
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|『[^』]*』")
 # "How do I reverse a string?" asks how anyone does it; "how should I prepare?" asks about me.

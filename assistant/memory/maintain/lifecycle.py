@@ -6,7 +6,7 @@ import json
 import math
 from collections.abc import Sequence
 
-from assistant.memory.cues import PROFILE_SLOTS
+from assistant.memory.cues import who_the_user_is
 from assistant.memory.maintain.context import BATCH, StepContext, chunks, log
 from assistant.memory.types import Status
 
@@ -40,12 +40,6 @@ def retention(importance: int, access_count: int, idle_days: float, half_life_da
     """
     half_life = half_life_days * 2.0 ** (importance - 3) * (1.0 + math.log1p(max(0, access_count)))
     return float(0.5 ** (max(0.0, idle_days) / half_life))
-
-
-def who_the_user_is(slot: str | None, topic: str | None) -> bool:
-    """Whether a memory is about who the user is (cues.PROFILE_SLOTS): where they live, their
-    work, their people and pets, diet, allergies, health, how they want answers."""
-    return any(key is not None and (key == s or key.startswith(s + ".")) for key in (slot, topic) for s in PROFILE_SLOTS)
 
 
 def decay(ctx: StepContext) -> dict[str, int]:

@@ -14,6 +14,7 @@ import pytest
 from assistant.app import Profile
 from assistant.clock import ManualClock, to_ts
 from assistant.errors import InputError
+from assistant.memory.cues import who_the_user_is
 from assistant.memory.maintain import (
     LOCK_NAME,
     STEPS,
@@ -32,7 +33,6 @@ from assistant.memory.maintain import (
     run_maintenance,
 )
 from assistant.memory.maintain import compact as compact_module
-from assistant.memory.maintain.lifecycle import who_the_user_is
 from assistant.memory.maintain.merge import MERGE_WORDS, shared_words
 from assistant.memory.store import NewMemory
 from assistant.memory.types import Category, Kind, Memory, Status
