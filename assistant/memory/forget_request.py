@@ -34,7 +34,7 @@ _EN_REQUEST = re.compile(
     rf"(?:{_EN_VERB})\b\s*(?P<target>.*)$"
 )
 _EN_TARGET_LEAD = re.compile(
-    r"(?i)^(?:(?:about|all about|everything|anything|all|whatever|what)\s+)*(?:(?:you\s+(?:know|remember|have|'ve got|saved|stored|learned)|i\s+(?:told|said to)\s+you)\s+)?"
+    r"(?i)^(?:(?:about|all about|everything|anything|all|whatever|what)\s+)*(?:(?:you\s+(?:know|remember|have|'ve got|saved|stored|learned)|i\s+(?:told|said to)\s+you|i\s+(?:said|told you|mentioned|wrote))\s+)?"
     r"(?:about|regarding|on|of)?\s*(?:the\s+(?:memor(?:y|ies)|notes?|info|information|stuff|thing|things|part|bit|fact)\s+(?:about|on|regarding|of|that)\s+)?(?:the fact that\s+)?"
 )
 _EN_TARGET_TAIL = re.compile(
@@ -74,7 +74,7 @@ _VAGUE = frozenset("it this that everything anything something me all 它 这个
 
 # "the therapy stuff from the other day": when it was said is no part of what to forget
 _EN_WHEN_SAID = re.compile(
-    r"(?i)\s+(?:from|of)\s+(?:the other day|before|earlier|yesterday|last (?:time|week|night|month)|our last (?:chat|conversation))\W*$"
+    r"(?i)\s+(?:(?:from|of)\s+)?(?:the other day|before|earlier|yesterday|last (?:time|week|night|month)|our last (?:chat|conversation))\W*$"
 )
 
 
@@ -88,11 +88,17 @@ def _en_target(raw: str) -> str:
     target = _EN_TARGET_TAIL.sub("", target.strip().rstrip("?!.,"))
     target = _EN_TARGET_LEAD.sub("", target)
     target = re.sub(r"(?i)^(?:my|the|that|those|these|his|her|their|our)\s+", "", target)
+    target = re.sub(r"(?i)(?<=\w)\s+(?:thing|things|stuff|part|bit|info)$", "", target)  # "what i said about the divorce stuff"
     return clean(target)
 
 
+# What a target's "的事" ends: "买房的事 deal fell through" is about buying the house.
+_ZH_THING_END = re.compile(r"(?:的事情|的事|那件事|这件事|那个事|那条|这条)")
+
+
 def _zh_target(raw: str) -> str:
-    target = raw
+    target = _ZH_THING_END.split(raw, maxsplit=1)[0] if _ZH_THING_END.search(raw[1:]) else raw
+    target = re.sub(r"[吧啊呀呢哈嘛啦]+$", "", target.strip())  # "忘掉我住哪吧"
     for _ in range(3):
         target = _ZH_TRIM.sub("", clean(target)).strip()
     return target
@@ -105,7 +111,7 @@ def forget_target(clause: str) -> str | None:
     if not text:
         return None
     if re.search(r"[\u4e00-\u9fff]", text):
-        text = re.sub(r"(?i)^(?:(?:please|pls|plz|ok|okay|hey|also|btw|oh)[\s,]+)+", "", text)  # "please forget 我的地址"
+        text = re.sub(r"(?i)^(?:(?:please|pls|plz|ok|okay|hey|also|btw|oh|actually|and|so|hmm|um)[\s,]+)+", "", text)  # "please forget 我的地址"
         if _ZH_STATEMENT.search(text):
             return None
         # "把我前任的事都删了吧 not worth it": an English afterthought is no part of the request

@@ -309,3 +309,20 @@ def test_a_bare_verb_after_the_target_asks_to_forget(text: str, target: str | No
     from assistant.memory.forget_request import find_forget_request
 
     assert find_forget_request(text) == target
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        # what follows "的事" is no part of the target
+        ("forget 我说的减肥的事 plan changed 了", "减肥"),
+        # a particle after the target, a lead word before the verb
+        ("Actually 忘掉我在哪上班吧", "在哪上班"),
+        # "what i said about the X stuff", when it was said
+        ("can you forget what i said about the loan stuff yesterday?", "loan"),
+    ],
+)
+def test_a_forget_target_is_what_the_request_names(text: str, target: str) -> None:
+    from assistant.memory.forget_request import find_forget_request
+
+    assert find_forget_request(text) == target
