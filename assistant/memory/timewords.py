@@ -210,6 +210,9 @@ _FUTURE: list[Rule] = [
     (re.compile(r"明年"), lambda m, n: _span(n, date(n.year + 1, 1, 1), date(n.year + 1, 12, 31))),
     (re.compile(rf"({_ZH_NUM})\s?月\s?({_ZH_NUM})\s?[号日]"),
      lambda m, n: _month_day(n, m.group(1), m.group(2))),
+    # "改到 3月 22 了": the day in digits with no 号 after it (not "3月 22 个人", "3月 5.5 公里")
+    (re.compile(r"(?<![0-9])(1[0-2]|[1-9])\s?月\s?([12][0-9]|3[01]|[1-9])(?![0-9.:%])(?!\s?(?:个|天|周|年|岁|人|点|度|元|块|公里|斤|分|次|k|km))"),
+     lambda m, n: _month_day(n, m.group(1), m.group(2))),
     (re.compile(rf"下个?月\s?({_ZH_NUM})\s?[号日]"), lambda m, n: _next_month_day(n, m.group(1))),
     (re.compile(rf"(?<![0-9月年])(?<![0-9月年]\s)({_ZH_NUM})\s?[号](?!楼|线|院|门|房|车厢)"),
      lambda m, n: _month_day(n, None, m.group(1))),

@@ -69,6 +69,9 @@ def days(r: tuple[datetime, datetime] | None) -> tuple[date, date] | None:
         ("过年回老家", "2027-02-06", "2027-02-06"),  # this year's (17 Feb) is past
         ("home for Christmas", "2026-12-25", "2026-12-25"),
         ("thanksgiving at my parents'", "2026-11-26", "2026-11-26"),
+        # a day in digits with no 号 after it
+        ("航班改到 4月 22 了", "2026-04-22", "2026-04-22"),
+        ("考试定在6月9", "2026-06-09", "2026-06-09"),
     ],
 )
 def test_future(text: str, first: str, last: str) -> None:
@@ -79,7 +82,8 @@ def test_future(text: str, first: str, last: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["I live in Berlin", "我住3号楼", "我住 3-5号楼", "下班后吃饭", "", "monthly report", "may I ask", "5-6 people", "五一个人", "我51岁",
-                                  "I sat down", "sun is out", "i swim fridays"])
+                                  "I sat down", "sun is out", "i swim fridays",
+                                  "3月 22 个人报名", "3月跑了 5.5 公里"])
 def test_future_none(text: str) -> None:
     assert future_date(text, NOW) is None
 
