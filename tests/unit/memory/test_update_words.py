@@ -68,6 +68,12 @@ def test_a_state_said_to_last_a_while(text: str, days: int | None) -> None:
         ("I do UX at Dell", "user.job"),
         ("武汉今天又下雨了", "user.city"),  # a remark about the city's day: the user is there
         ("到大阪快两周了", "user.city"),  # how long the user has been there
+        ("累瘫了 现在在厦门了", "user.city"),  # where the user is now, after a word of something else
+        ("今天是我在网易的第一天", "user.job"),
+        ("上周五是我 last day 了", "user.job"),
+        ("下个月 join 小红书", "user.job"),
+        ("doing evening workouts now", "user.health"),
+        ("two months smoke-free", "user.health"),
     ],
 )
 def test_cue_words_put_a_clause_in_its_part_of_life(clause: str, slot: str) -> None:
