@@ -19,7 +19,15 @@ import numpy as np
 from assistant.memory.clauses import Clause
 from assistant.memory.embedder import Embedder
 from assistant.memory.gate import importance as score_importance
-from assistant.memory.noise import DAY_STORY, DURABLE, PIVOT, NoiseFilter, Verdict, strip_remember
+from assistant.memory.noise import (
+    CORRECTING,
+    DAY_STORY,
+    DURABLE,
+    PIVOT,
+    NoiseFilter,
+    Verdict,
+    strip_remember,
+)
 from assistant.memory.people import PEOPLE, about_someone_else, named_people, people_in, refers_back
 from assistant.memory.timewords import PLAN_WORDS, en_number, future_date, month_span, zh_number
 from assistant.memory.topics import (
@@ -73,6 +81,7 @@ class Episode:
     # who its pronoun stands for: the person named last before it ("my friend raj 拿到 offer 了"
     # … "但是他对 nuts 过敏"), so a question that names them finds it
     referent: str | None = None
+    corrects: bool = False  # the statement a correcting message gives in place of an earlier one
 
 
 Span = tuple[datetime, datetime]
@@ -338,13 +347,16 @@ class EpisodeCapture:
         self.topics = TopicClassifier(embedder) if embedder is not None else None
 
     def capture(
-        self, clauses: list[Clause], now: datetime, *, explicit_message: bool = False, referent: str | None = None
+        self, clauses: list[Clause], now: datetime, *, explicit_message: bool = False, referent: str | None = None,
+        correction: int | None = None,
     ) -> list[Episode]:
         """Judge every clause; kept ones carry an episodic `candidate`.
 
         Args:
             referent: the person the conversation named last before this message, whom a
                 pronoun in it may stand for.
+            correction: where the marker of a correcting message ends ("sorry typo, it's
+                Kaitlyn"): the first statement from there on is kept as what the user meant.
         """
         clauses = [part for c in clauses for part in _lead_statement(c)]
         clauses += [owned for c in clauses if _asks_anything(c.text) and (owned := _owned(c)) is not None]
@@ -388,12 +400,15 @@ class EpisodeCapture:
             # where the user is counts as what the clause is about ("对了我在西安，这边今天大暴雨",
             # "base 在新加坡"), though it supersedes no city (see `also` below)
             placed = topic is None and subject_is_user and located(body)
+            corrects = correction is not None and clause.start + len(clause.text) >= correction and not CORRECTING.match(body.strip(" !！。.~～"))
             verdict = self.noise.judge(
                 body, vector, BY_SLOT["user.city"] if placed else topic, user_subject=subject_is_user, implied_subject=implied,
                 continues=implied and kept_sentence == clause.sentence,
                 day_story=(day_story or clause.sentence in joking) and span is None and pivot is None,
-                moved_day=own and RESCHEDULED.search(body) is not None,
+                moved_day=own and RESCHEDULED.search(body) is not None, corrects=corrects,
             )
+            if corrects:
+                correction = None
             if pivot is not None and clause.start < pivot and span is None and verdict.keep and not DURABLE.search(body):
                 verdict = Verdict(False, "the day's story, before what the user called the real news")
             elif verdict.keep and PIVOT.search(body) and len(re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]", PIVOT.sub(" ", body))) <= 2:
@@ -413,7 +428,7 @@ class EpisodeCapture:
             city = BY_SLOT["user.city"]
             if topic is not city and city not in also and subject_is_user and located(body):
                 also.append(city)  # "在大连一所中学教物理", "I teach at a comp in Headingley": where they are
-            episode = Episode(clause, body, vector, topic, verdict, value_words(body), also, span, own_span=own)
+            episode = Episode(clause, body, vector, topic, verdict, value_words(body), also, span, own_span=own, corrects=corrects)
             if named := named_people(body):
                 referent = named[-1]
             else:

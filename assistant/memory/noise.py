@@ -30,7 +30,7 @@ from assistant.memory.extract.common import (
     language,
     looks_like_injection,
 )
-from assistant.memory.people import FIRST_PERSON
+from assistant.memory.people import FIRST_PERSON, about_someone_else
 from assistant.memory.prototypes import DURABLE_PROTOTYPES, NOISE_PROTOTYPES
 from assistant.memory.similarity import script, skill
 from assistant.memory.topics import ENDED, Topic
@@ -145,11 +145,34 @@ _NAME_GIVEN = re.compile(r"(?i)^(?:(?:hi|hey|hello|yo|so|ok)[\s,!.]+)*(?:the\s+)
 _WORDS = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9']+")
 # A clause that only says the user is correcting themself ("昨天说错了", "sorry, I meant"): what
 # they correct is in the clause that follows.
-_CORRECTING = re.compile(
-    r"(?i)^(?:(?:sorry|oops|wait|actually|oh)[\s,!.]*)*(?:i meant|i misspoke|my bad|typo|correction|scratch that|i got (?:that|it) wrong|i said (?:that |it )?wrong)"
+CORRECTING = re.compile(
+    r"(?i)^(?:(?:sorry|oops|wait|actually|oh|ugh|hmm)[\s,!.]*)*(?:i meant|i misspoke|my bad|typo|correction|scratch that|i got (?:that|it) wrong|i said (?:that |it )?wrong"
+    r"|i mixed (?:that|it|them|those) up|i got (?:that|it|them) mixed up|no|(?:that's |thats |that was )?wrong)"
     r"[\s,!.:~]*$"
-    r"|^(?:更正|纠正|订正)(?:一下)?$|^(?:不好意思|抱歉|哦|啊)?[，,\s]*我?(?:昨天|前天|刚才|刚刚|之前|上次|上回)?(?:说错|记错|写错|打错|讲错|搞错)了?$|^口误$"
+    r"|^(?:更正|纠正|订正)(?:一下)?$|^(?:不好意思|抱歉|哦|噢|啊|诶|呃|额|sorry)?[，,\s]*(?:不对[，,\s]*)*我?(?:昨天|前天|刚才|刚刚|之前|上次|上回)?"
+    r"(?:手滑)?(?:说错|记错|写错|打错|讲错|搞错)了?$|^(?:哦|噢|啊|诶|呃|额)?[，,\s]*(?:不对[，,\s]*)+$|^口误$"
 )
+# A message that corrects what the user just said ("wait no its april 21", "sorry typo, it's
+# Kaitlyn", "啊不对我记错了 小满8岁了", "打错了，老板名字是Stephen"): the statement after the
+# marker stands in for the one it corrects. Found near the start of a message only ("是不是
+# header 写错了" asks about code).
+CORRECTION = re.compile(
+    r"(?i)\b(?:wait,?\s+no|no,?\s+wait|actually,?\s+no|(?:sorry|oops),?\s+(?:typo|wrong|i meant|i mean)|typo|i mixed (?:that|it|them|those) up"
+    r"|got (?:that|it|them) mixed up|i meant|i misspoke|my bad|correction|scratch that|i got (?:that|it) wrong|i said (?:that |it )?wrong"
+    r"|(?:wait|oops|sorry|no|ugh)[,.!\s]+(?:that's\s+|thats\s+)?wrong)\b"
+    r"|(?<!对)不对(?![劲付称外口])|(?:说|记|写|打|讲)错了|口误|(?:更正|纠正)一下|手滑"
+)
+CORRECTION_WITHIN = 24  # characters from the start of the message
+
+
+def corrects(text: str) -> int | None:
+    """Where the correction marker of a correcting message ends, or None when it is no correction."""
+    found = CORRECTION.search(text[: CORRECTION_WITHIN + 12])
+    if found is None or found.start() > CORRECTION_WITHIN or about_someone_else(text[: found.start()]):
+        return None  # "我同事今天把报表数字写错了" is no correction of the user's
+    return found.end()
+
+
 _REMEMBER = re.compile(
     r"(?i)^(?:(?:please|pls|ok|okay|hey|and|also|oh|btw)[\s,]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:remember|don't forget|do not forget|note|keep in mind|make a note|save|memori[sz]e)"
     r"(?:\s+(?:this|that|for me))?\s*(?:that\b|:|,|-|：)?\s*"
@@ -261,6 +284,7 @@ class NoiseFilter:
     def judge(
         self, clause: str, vector: np.ndarray | None, topic: Topic | None, *, user_subject: bool = True,
         implied_subject: bool = False, continues: bool = False, day_story: bool = False, moved_day: bool = False,
+        corrects: bool = False,
     ) -> Verdict:
         """Whether one clause is kept.
 
@@ -278,6 +302,8 @@ class NoiseFilter:
                 coffee …"): its events are passing unless one says something lasting.
             moved_day: the clause moves something to a day ahead ("ugh they pushed the wedding
                 to the 21st"): a sigh before it is no passing mood.
+            corrects: it is what a correcting message gives instead of an earlier statement
+                ("sorry typo, it's Kaitlyn"): the user speaks of what they told before.
         """
         text = clause.strip()
         if not _WORDS.search(text):
@@ -288,7 +314,7 @@ class NoiseFilter:
             return Verdict(False, "greeting, thanks or acknowledgement")
         if _REACTION.match(text):
             return Verdict(False, "a reaction to the reply")
-        if _CORRECTING.match(text.strip(" !！。.~～")):
+        if CORRECTING.match(text.strip(" !！。.~～")):
             return Verdict(False, "says only that a correction follows")
         lang = language(text)
         lead = _INTERJECTION.match(text)
@@ -297,7 +323,7 @@ class NoiseFilter:
             # is a passing mood, what follows it is judged as said ("lol ok", "唉 好累" stay moods)
             return self.judge(
                 text[lead.end():], vector, topic, user_subject=user_subject, implied_subject=implied_subject,
-                continues=continues, day_story=day_story, moved_day=moved_day,
+                continues=continues, day_story=day_story, moved_day=moved_day, corrects=corrects,
             )
         if (is_question(Sentence(text, 0, lang)) or _ASKS_FIRST.match(text)) and not _PUZZLED.match(text):
             return Verdict(False, "question")
@@ -323,26 +349,27 @@ class NoiseFilter:
             score += 1.0
         if FIRST_PERSON.search(text) or _NAME_GIVEN.match(text):
             score += 0.8
-        elif implied_subject and user_subject:
-            score += 0.8  # "住在武汉", "started couch to 5k": the speaker is the subject
+        elif (implied_subject or corrects) and user_subject:
+            score += 0.8  # "住在武汉", "started couch to 5k", "it's Kaitlyn": the speaker is the subject
         elif lang == "zh" and user_subject:
             score += 0.3  # Chinese often leaves the subject out
         if _ENTITY.search(text):
             score += 0.4
         if DURABLE.search(text) or ENDED.search(text):
             score += 0.4  # "tough mudder's off", "黄山不去了": what ended is news about the user
-        if ENDED.search(text) and user_subject and _ended_names(text):
-            score += 0.4  # "Norway is off, the flights doubled": a named thing of theirs ended
+        named_end = ENDED.search(text) is not None and user_subject and bool(_ended_names(text))
+        if named_end:
+            score += 0.8  # "Norway is off, the flights doubled": a named thing of theirs ended, as they say
         if SMALL_TALK.search(text) and (topic is None or topic.slot != "user.city"):
             score -= 0.8  # the weather is small talk; "Brisbane 这边好热" also says where the user is
         if LAUGH.search(text):
             score -= 0.3  # "meanwhile I'll be stuck in Phoenix melting lol" still says where they are
         if TRANSIENT.search(text) and topic is None:
             score -= 0.6
-        if size < (5 if lang == "zh" else 4) and topic is None:
-            score -= 0.4
-        if continues:
-            score += 0.5
+        if size < (5 if lang == "zh" else 4) and topic is None and not named_end:
+            score -= 0.4  # "Yellowstone is off" is short and says all it needs
+        if continues or corrects:
+            score += 0.5  # a correction is short by nature: "是初三", "it's CX 880"
         if day_story and not DURABLE.search(text) and (topic is None or topic.slot != "user.city"):
             score -= 1.2
         if vector is not None and self.embedder is not None:
@@ -351,4 +378,4 @@ class NoiseFilter:
         return Verdict(keep, f"score {score:.2f}" + ("" if keep else " (below threshold)"), score)
 
 
-__all__ = ["DAY_STORY", "GREETING", "MOOD", "PIVOT", "REQUEST", "NoiseFilter", "Verdict", "strip_remember"]
+__all__ = ["CORRECTING", "CORRECTION", "DAY_STORY", "GREETING", "MOOD", "PIVOT", "REQUEST", "NoiseFilter", "Verdict", "corrects", "strip_remember"]

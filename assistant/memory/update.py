@@ -14,6 +14,7 @@ episode goes with it: when the fact is superseded, so is the episode it was dist
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Collection
 from datetime import timedelta, tzinfo
@@ -23,6 +24,7 @@ import numpy as np
 from assistant.clock import from_ts, to_ts
 from assistant.memory.episodes import dated, weekdays_of, weekly_routine
 from assistant.memory.glossary import things_named
+from assistant.memory.noise import CORRECTION
 from assistant.memory.people import about_someone_else
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
@@ -44,8 +46,46 @@ from assistant.memory.topics import (
     value_terms,
     value_words,
 )
-from assistant.memory.types import Action, Candidate, Category, Change, Kind, Memory, Status, Turn
+from assistant.memory.types import (
+    Action,
+    Candidate,
+    Category,
+    Change,
+    Kind,
+    Memory,
+    Source,
+    Status,
+    Turn,
+)
 
+# A correction ("wait no its april 21") stands in for a statement of the last few days at
+# least this near to it (rescaled similarity).
+_CORRECTED_SIMILARITY = 0.3
+_CORRECTS_WITHIN = 3 * 86400
+# A number with what names it: "CX 872", "初二", "7岁", "3rd grade" (its shape: the same with "#"
+# for the number, as "CX #", "初#").
+_NUMERAL = r"(?:\d+|[一二两三四五六七八九十]+)"
+_NUMBERED = re.compile(
+    rf"[A-Za-z]+\s?\d+[A-Za-z]*|\d+(?:st|nd|rd|th)?\s?[A-Za-z]+|{_NUMERAL}[\u4e00-\u9fff]|[\u4e00-\u9fff]{_NUMERAL}(?![\u4e00-\u9fff\d])"
+)
+
+
+def _shape(numbered: str) -> str:
+    return re.sub(_NUMERAL, "#", numbered.casefold().replace(" ", ""))
+
+
+# How alike a name spelled again is to the one it corrects (difflib's ratio: Caitlin/Kaitlyn 0.71,
+# Monday/Sunday 0.67).
+_RESPELLED = 0.7
+# A change no rule placed ("switched to evening workouts now") replaces the older statement at
+# least this near to it (rescaled similarity).
+_CONTRADICTED_SIMILARITY = 0.35
+# ... not one said as an addition ("started swimming now too", "最近也开始跑步了"), nor one that
+# qualifies the old ("I stopped drinking coffee after 3pm" leaves "I love coffee")
+_ADDED = re.compile(
+    r"(?i)\b(?:too|also|as well|another|a second|on top of|after|before|except|unless|only (?:on|at|in|when|if))\b"
+    r"|也|又(?:开始|报了|养了|买了)|还(?:在|有|开始)|除了|只在|(?:点|号)(?:以后|之后|以前|之前)"
+)
 # Near-duplicates by rescaled similarity: above this a candidate repeats a memory.
 DUPLICATE_SIMILARITY = 0.9
 OVERRIDE_SIMILARITY = 0.5
@@ -78,12 +118,22 @@ def _naming_the_plan(candidate: Candidate, replaced: list[Memory]) -> Candidate:
     return _carrying_names(candidate, [m for m in replaced if m.category is Category.GOAL and m.event_at])
 
 
-def _carrying_names(candidate: Candidate, before: list[Memory]) -> Candidate:
-    """`candidate` with the names and things the memories it stands in for named."""
+def _given_again(name: str, correction: str) -> bool:
+    """Whether a correction gives `name` anew: a number ("上三年级"), or a name it spells again
+    ("Caitlin" in "it's Kaitlyn")."""
+    if re.search(_NUMERAL, name):
+        return True
+    return any(difflib.SequenceMatcher(None, name.casefold(), w.casefold()).ratio() >= _RESPELLED for w in re.findall(r"\b[A-Z][a-z]{2,}\b", correction))
+
+
+def _carrying_names(candidate: Candidate, before: list[Memory], *, corrected: bool = False) -> Candidate:
+    """`candidate` with the names and things the memories it stands in for named (for a
+    correction, not the numbers it corrects: "上三年级" is no name of "是四年级")."""
     said = normalize(candidate.content)
     names = [
         e for m in before for e in [*m.entities, *things_named(m.content)]
         if re.fullmatch(r"[a-z][a-z'\- ]{1,23}|[\u4e00-\u9fff]{2,4}", normalize(e)) and normalize(e) not in said
+        and not (corrected and _given_again(e, candidate.content))
     ]
     fresh = {normalize(e): e for e in reversed(names) if normalize(e) not in {normalize(c) for c in candidate.entities}}
     if not fresh:
@@ -121,10 +171,14 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
         return CHANGE.search(text) is not None or ENDED.search(text) is not None  # "现在在字节做后端": no name found, the word says it
     # an English statement that names no value needs a word of change, not of time: "I've taken
     # on a second team since last year" leaves "I work at Target"
-    return any(not _WEAK_CHANGE.fullmatch(m.group(0)) for m in CHANGE.finditer(text)) or ENDED.search(text) is not None
+    return (any(not _WEAK_CHANGE.fullmatch(m.group(0)) for m in CHANGE.finditer(text)) or ENDED.search(text) is not None
+            or (topic.slot == "user.job" and _NEW_ROLE.search(text) is not None))
 
 
 _WEAK_CHANGE = re.compile(r"(?i)now|since|these days|nowadays|new|started|starting|just started")
+# ... but a new job, a first day are changes whatever the words around them ("started my new job
+# at costco today")
+_NEW_ROLE = re.compile(r"(?i)\bnew (?:job|role|position|gig|employer)\b|\bfirst (?:day|week|shift) at\b|\b(?:my|was my) last day\b")
 
 
 # A new name: "现在叫布丁", "改名叫豆包", "we renamed him Tofu", "she's called Luna now"
@@ -145,9 +199,9 @@ _TRAVEL = re.compile(r"(?i)\b(?:trip|fly|flying|flight|travel|hotel|airbnb|holid
 
 # A plan made in place of another: "黄山不去了…改成在家打麻将了", "我们改去丽江了，时间不变",
 # "we're doing Lisbon instead".
-_INSTEAD = re.compile(r"(?i)\binstead\b|\brather than\b|改去|改成|改为|换成|换去|转去")
+_INSTEAD = re.compile(r"(?i)\binstead\b|\brather than\b|改去|改成|改为|换成|换去|转去|改\s?(?=[A-Z])")
 # a trip sent to another place: "we're going to Porto instead" (not "going to take the train instead")
-_REDIRECTED = re.compile(r"(?i)\b(?:going|heading|flying|driving|off) to (?-i:[A-Z])[\w'-]*[^.!?]{0,20}\binstead\b|改去|换去|转去|改成去|换成去")
+_REDIRECTED = re.compile(r"(?i)\b(?:going|heading|flying|driving|off) to (?-i:[A-Z])[\w'-]*[^.!?]{0,20}\binstead\b|改去|换去|转去|改成去|换成去|改\s?(?-i:[A-Z])[a-z]+\s?了")
 # A plan by what was booked for it: "booked flights to Lisbon for the easter break"
 _BOOKED = re.compile(r"(?i)\b(?:trip|road ?trip|flights?|fly|flying|travel|hotel|airbnb|holiday|vacation|booked|tickets?|getaway)\b|旅|机票|酒店|民宿|门票|车票|自驾")
 # How near a plan made "instead" must be to the plan it replaces (rescaled similarity).
@@ -184,9 +238,22 @@ _NOT_STOPPING = re.compile(
     r"|(?:不能|别|不要|不可以|不敢|没|不让)(?:\S{0,4})?[停断]"
 )
 _MEDICATION_WORDS = frozenset({"meds", "med", "medication", "medications", "medicine", "pills", "pill", "tablets", "prescription", "them", "it"})
-_MEDICATION = re.compile(
+MEDICATION = re.compile(
     r"(?i)\b(?:meds?|medication|pills?|tablets?|prescribed|prescription|\d+\s?mg|taking|dose|capsules?)\b"
     r"|药|片|毫克|开了|胶囊|处方"
+)
+_PET_KINDS = re.compile(r"\b(?:dog|cat|kitten|puppy|bunny|rabbit|hamster|parrot|turtle)\b|猫|狗|兔|仓鼠|鹦鹉|乌龟")
+_KIND_OF = {"puppy": "dog", "狗": "dog", "kitten": "cat", "猫": "cat", "bunny": "rabbit", "兔": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "乌龟": "turtle"}
+# the name a memory gives: "我家猫叫咪咪", "a cat named Luna", "she's called Pickles"
+_GIVEN_NAME = re.compile(r"(?:叫|名叫|名字是)\s?([\u4e00-\u9fff]{1,3}|[A-Za-z][a-z]+)|(?i:\b(?:named|called)\s+)([A-Za-z][a-z]+)")
+# A habit quit ("戒烟第30天", "3 months smoke free", "I've been sober since May"): what the user
+# said of the habit before ends ("抽烟十年了，每天一包"). Not "trying to quit" (tentative).
+_HABITS_QUIT = (
+    (re.compile(r"(?i)戒烟|戒了烟|烟(?:已经|也)?戒了|不抽(?:烟)?了|\b(?:quit|stopped|gave up|kicked)\s+(?:smoking|cigarettes|the cigs|vaping)\b|smoke[- ]free|\bnon-?smoker\b"),
+     re.compile(r"(?i)抽烟|吸烟|烟瘾|一包|\bsmok(?:e|es|ing|er)\b|cigarettes?|\bcigs\b|\bvap(?:e|ing)\b|pack a day")),
+    (re.compile(r"(?i)戒酒|酒(?:已经|也)?戒了|不喝酒了|滴酒不沾|\b(?:quit|stopped|gave up)\s+(?:drinking|alcohol|booze)\b|\bsober\b|\bsobriety\b"),
+     re.compile(r"(?i)喝酒|酗酒|啤酒|白酒|红酒|\bdrink(?:s|ing)?\b|\balcohol\b|\bbooze\b|\bbeers?\b|\bwine\b|\bipas?\b|\blagers?\b|\bpints?\b|"
+                r"\bcocktails?\b|\bwhisk(?:e)?y\b|\bvodka\b|\bmargaritas?\b")),
 )
 # A pet that died, by its name: "豆豆走了" (of a pet, 走了 is a death), "we said goodbye to
 # pepper", "Biscuit passed away", "had to put Max down".
@@ -316,6 +383,7 @@ class UpdateDecision:
         vector: np.ndarray | None = None,
         derived_from: int | None = None,
         keep: Collection[int] = (),
+        corrects: bool = False,
     ) -> Change:
         """Store `candidate` (or bump its twin) and supersede what it replaces.
 
@@ -324,6 +392,8 @@ class UpdateDecision:
             vector: its embedding when already computed (an episode's), else computed here.
             derived_from: the episode a semantic candidate was distilled from.
             keep: ids never replaced (the memories the same message just stored).
+            corrects: it is what a correcting message says instead ("wait no its april 21"):
+                it replaces the statement of the last few days nearest to it in meaning.
         """
         topic = BY_SLOT.get(candidate.topic or "") or topic_of_slot(candidate.slot)
         found = self._twin_or_replaced(candidate, at, vector, keep)
@@ -376,11 +446,37 @@ class UpdateDecision:
             message = turn.content if turn is not None and isinstance(turn.content, str) else said
             replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
         replaced += self._going_with(replaced, at, set(keep))
+        if (not replaced and candidate.kind is Kind.EPISODIC and candidate.category is not Category.GOAL
+                and (CHANGE.search(said) or ENDED.search(said)) and not _ADDED.search(said) and not TENTATIVE.search(said)
+                and not about_someone_else(said)):
+            # "switched to evening workouts now" after "I'm a morning workout person", "现在专门找恐怖片
+            # 看" after "我不看恐怖片的": a change said of what no topic or rule caught replaces the
+            # statement nearest to it in meaning
+            turned = self._contradicted(candidate, vector, at, taken())
+            replaced += turned + self._going_with(turned, at, taken(), same_topic=False)
+        if corrects and not TENTATIVE.search(said):
+            # "sorry typo, it's Kaitlyn": the statement it corrects goes, with what was distilled
+            # from it and the other parts of its plan — not the rest of that message ("she's
+            # turning 30 in june" stays)
+            wrong = self._corrected(candidate, vector, at, taken())
+            if wrong:
+                # a new day moves the whole plan; a detail given again ("是 CX 880") leaves its
+                # other parts and is on its day
+                moved = candidate.event_at is not None
+                replaced += wrong + self._going_with(wrong, at, taken(), same_topic=False, same_plan=moved)
+                if not moved:
+                    candidate = _on_the_day_of(candidate, wrong, turn.at.tzinfo if turn is not None and turn.at is not None else None)
+                candidate = _carrying_names(candidate, wrong, corrected=True)
+                if candidate.topic is None and wrong[0].topic:
+                    candidate = dataclasses.replace(candidate, topic=wrong[0].topic, topics=[wrong[0].topic, *candidate.topics])
         if (renamed := _RENAMED.search(said)) is not None and turn is not None and isinstance(turn.content, str):
             # "仓鼠改名了，Mochi 太普通，现在叫布丁": what named it by its old name goes (not the rest
             # of what was said with it, "我们家新来了一只仓鼠")
             new_name = normalize(renamed.group("zh") or renamed.group("en") or renamed.group("now") or "")
-            replaced += self._of_pets_named({n for n in _names(turn.content) if n != new_name}, taken(), people=True)
+            old_names = {n for n in _names(turn.content) if n != new_name} or self._named_kind(turn.content, new_name)
+            replaced += self._of_pets_named(old_names, taken(), people=True)
+        if not TENTATIVE.search(said) and not _NOT_STOPPING.search(said) and not about_someone_else(said):
+            replaced += self._habit_quit(said, at, taken())
         if (stopped := _MEDICATION_STOPPED.search(said)) is not None and not TENTATIVE.search(said) \
                 and not _NOT_STOPPING.search(said):
             replaced += self._medication_stopped(stopped, at, taken(), in_health=topic is not None and topic.slot == "user.health")
@@ -388,7 +484,7 @@ class UpdateDecision:
         health = (topic is not None and topic.slot == "user.health") or _MEDICATION_SWITCH.search(said) is not None
         if health and turn is not None and isinstance(turn.content, str) \
                 and _MEDICATION_SWITCH.search(turn.content) and not TENTATIVE.search(said):
-            replaced += self._health_before(_MEDICATION, at, taken())
+            replaced += self._health_before(MEDICATION, at, taken())
 
         # the same plan on another day — not one called off, nor one sent elsewhere ("改到 4 月 17
         # 号…地点也换成苏州了"), whose old place is what the user no longer goes to
@@ -534,7 +630,7 @@ class UpdateDecision:
         off work" ends nothing: no medication is named "work", and the clause is not about health)."""
         obj = (stopped.group("obj") or "").lower()
         if stopped.group("zh") or obj in _MEDICATION_WORDS:
-            return self._health_before(_MEDICATION, at, taken)
+            return self._health_before(MEDICATION, at, taken)
         if obj in EN_STOP:
             return []
         wanted = set(tokens(obj))
@@ -542,10 +638,33 @@ class UpdateDecision:
         for memory in self.service.store.active_by_topics(["user.health"]):
             # a medication by its name, whatever the clause's topic; anything else the clause
             # must be about health to end
-            named = wanted & set(tokens(memory.content)) and (in_health or _MEDICATION.search(memory.content))
+            named = wanted & set(tokens(memory.content)) and (in_health or MEDICATION.search(memory.content))
             if memory.id not in taken and memory.created_at < at and named:
                 out.append(memory)
                 taken.add(memory.id)
+        return out
+
+    def _named_kind(self, message: str, new_name: str) -> set[str]:
+        """The old name of the pet a rename names only by its kind ("给猫改名了 现在叫年糕" after
+        "我家猫叫咪咪"): the names pet memories give an animal of that kind."""
+        kinds = {_KIND_OF.get(k, k) for k in _PET_KINDS.findall(message.casefold())}
+        names: set[str] = set()
+        for memory in self.service.store.active_by_topics(["user.pet"]):
+            if kinds & {_KIND_OF.get(k, k) for k in _PET_KINDS.findall(memory.content.casefold())}:
+                names |= {normalize(m.group(1) or m.group(2)) for m in _GIVEN_NAME.finditer(memory.content)} - {new_name}
+        return names
+
+    def _habit_quit(self, said: str, at: float, taken: set[int]) -> list[Memory]:
+        """What the user said before of a habit `said` tells they quit."""
+        out: list[Memory] = []
+        for quit, habit in _HABITS_QUIT:
+            if not quit.search(said):
+                continue
+            for memory in self.service.store.list(status=Status.ACTIVE, limit=1000):
+                if (memory.id not in taken and memory.created_at < at and habit.search(memory.content)
+                        and not quit.search(memory.content) and not about_someone_else(memory.content)):
+                    out.append(memory)
+                    taken.add(memory.id)
         return out
 
     def _of_pets_named(self, names: set[str], taken: set[int], *, people: bool = False) -> list[Memory]:
@@ -657,11 +776,59 @@ class UpdateDecision:
                 taken.add(memory.id)
         return out
 
-    def _going_with(self, replaced: list[Memory], at: float, keep: set[int]) -> list[Memory]:
+    def _corrected(self, candidate: Candidate, vector: np.ndarray | None, at: float, taken: set[int]) -> list[Memory]:
+        """The statement a correction stands in for: of those said in the last few days, the one
+        nearest to it in meaning ("it's Kaitlyn, with a K and a y" → "my sister's name is
+        Caitlin"), when near enough; for one that names a day ("sorry 说错了，是周四上午11点"), the
+        newest plan of those days."""
+        def recent(memory: Memory) -> bool:
+            return memory.id not in taken and at - _CORRECTS_WITHIN <= memory.created_at < at and memory.source is not Source.ASSISTANT
+
+        latest = [m for m in self.service.store.list(order="created_at DESC", limit=30) if recent(m)]
+        if candidate.event_at is not None:
+            plans = [m for m in latest if m.category is Category.GOAL and m.event_at is not None]
+            if plans:
+                return [plans[0]]
+        # a name spelled again ("it's Kaitlyn, with a K" after "Caitlin", "Stephen" after "Steven")
+        names = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", candidate.content) if not _DATE_WORDS.match(w)} - EN_STOP
+        for memory in latest:
+            said = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", memory.content)} - names
+            if any(difflib.SequenceMatcher(None, a, b).ratio() >= _RESPELLED for a in names for b in said):
+                return [memory]
+        # a number or a code given again ("是初三" after "上初二", "是 CX 880" after "CX 872")
+        shapes = {_shape(n): n for n in _NUMBERED.findall(candidate.content)}
+        for memory in latest:
+            if any(_shape(n) in shapes and shapes[_shape(n)] != n for n in _NUMBERED.findall(memory.content)):
+                return [memory]
+        for memory, sim in self.similar(CORRECTION.sub(" ", candidate.content), None, limit=12):
+            if not recent(memory):
+                continue
+            return [memory] if sim >= _CORRECTED_SIMILARITY else []
+        return []
+
+    def _contradicted(self, candidate: Candidate, vector: np.ndarray | None, at: float, taken: set[int]) -> list[Memory]:
+        """The older statement a change replaces by meaning alone: the nearest memory of an earlier
+        message, when near enough, not a plan, and naming none of the change's values (then it
+        says the same thing again: "已经在 Singapore 安顿好了" after "公司 transfer 我去 Singapore")."""
+        for memory, sim in self.similar(candidate.content, vector, limit=8):
+            if memory.id in taken or memory.created_at >= at or memory.source is Source.ASSISTANT:
+                continue
+            if sim < _CONTRADICTED_SIMILARITY or memory.category is Category.GOAL or memory.slot == "user.name":
+                return []
+            if value_words(candidate.content) & value_words(memory.content):
+                return []
+            taken.add(memory.id)
+            return [memory]
+        return []
+
+    def _going_with(
+        self, replaced: list[Memory], at: float, keep: set[int], *, same_topic: bool = True, same_plan: bool = True
+    ) -> list[Memory]:
         """What goes with the replaced memories: the same message's words about the same part
-        of life ("I'm doing 16:8 fasting, only eating 12 to 8" ends with "不搞 fasting 了"), and a
-        fact with the episode it was distilled from, either way (a stale episode brings the old
-        fact back, and a fact outlives nothing its episode said)."""
+        of life ("I'm doing 16:8 fasting, only eating 12 to 8" ends with "不搞 fasting 了"; with
+        `same_topic` False only the other parts of the same plan, with `same_plan` False not
+        those either), and a fact with the episode it was distilled from, either way (a stale
+        episode brings the old fact back, and a fact outlives nothing its episode said)."""
         store = self.service.store
         out: list[Memory] = []
         taken = {m.id for m in replaced} | keep
@@ -670,10 +837,10 @@ class UpdateDecision:
             days = {m.event_at for m in replaced if m.category is Category.GOAL}  # a plan's other parts
             homes = any(HOMETOWN.search(m.content) for m in replaced)
             for memory in store.siblings(replaced):
-                same_plan = memory.category is Category.GOAL and memory.event_at in days
+                one_plan = same_plan and memory.category is Category.GOAL and memory.event_at in days
                 if memory.topic == "user.city" and not homes and HOMETOWN.search(memory.content):
                     continue  # "I grew up in Ohio. I live in Boston.": a move leaves where they grew up
-                if memory.id not in taken and (memory.topic in topics or same_plan) and memory.created_at != at:
+                if memory.id not in taken and ((same_topic and memory.topic in topics) or one_plan) and memory.created_at != at:
                     out.append(memory)
                     taken.add(memory.id)
         everything = replaced + out
@@ -730,4 +897,4 @@ class UpdateDecision:
         return out
 
 
-__all__ = ["DUPLICATE_SIMILARITY", "OVERRIDE_SIMILARITY", "UpdateDecision", "replaces", "topic_of_slot"]
+__all__ = ["DUPLICATE_SIMILARITY", "MEDICATION", "OVERRIDE_SIMILARITY", "UpdateDecision", "replaces", "topic_of_slot"]

@@ -33,6 +33,7 @@ from assistant.memory.extract.validate import value_problem
 from assistant.memory.forget_request import find_forget_request, implied_target, vault_kinds_named
 from assistant.memory.gate import keep
 from assistant.memory.known import KnownValues, without_overlaps
+from assistant.memory.noise import corrects
 from assistant.memory.people import (
     about_someone_else,
     named_people,
@@ -55,7 +56,7 @@ from assistant.memory.types import (
     Status,
     Turn,
 )
-from assistant.memory.update import UpdateDecision, topic_of_slot
+from assistant.memory.update import MEDICATION, UpdateDecision, topic_of_slot
 from assistant.memory.vault import Vault
 
 log = logging.getLogger("mnemo.write")
@@ -67,6 +68,7 @@ _USER_OWN = re.compile(r"(?i)^(?:i|i'm|i've|i am|my|user|user's|我|我们家?|�
 _REFERS_BACK = re.compile(
     r"(?:听说|据说|好像|结果|然后)?(?:他|她|(?i:ta)(?![a-z]))|(?i:(?:and\s+|apparently\s+|now\s+)?(?:he|she|they|his|her|their)(?:'s|'re)?\b)"
 )
+_IT = re.compile(r"(?i)^(?:and\s+)?(?:it|it's|its|this|that|which)\b")
 _ACCEPT_RE = re.compile(
     r"^\s*(yes|yeah|yep|yup|right|exactly|correct|that'?s right|that'?s correct|sure|indeed|true|"
     r"对|对的|对啊|是的|是啊|没错|嗯|嗯嗯|正确|就是|对对)[\s,.!，。！~]*",
@@ -287,6 +289,17 @@ class MemoryWriter:
                 for memory in store.active_by_topics(sorted(cued), main_only=True):
                     if re.search(r"\d", memory.content):
                         found.setdefault(memory.id, memory)
+            if _MEDICATION_TARGET.search(target):
+                for memory in store.list(status=Status.ACTIVE, limit=1000):
+                    # what they take, said about health or about nothing else ("我最近在吃舍曲林"), not
+                    # "每天吃苹果" filed under diet
+                    health = memory.topic == "user.health"
+                    if (health and MEDICATION.search(memory.content)) or (memory.topic in ("user.health", None) and _TAKING.search(memory.content)):
+                        found.setdefault(memory.id, memory)
+            if _PAY_TARGET.search(target):
+                for memory in store.siblings(found.values()):
+                    if _AMOUNT.search(memory.content):
+                        found.setdefault(memory.id, memory)
         # What the same message said about the same part of life goes too ("我前男友叫李浩，
         # 他是律师": forgetting 李浩 forgets that he is a lawyer).
         # So does what it says next about them ("跟前任 Kevin 分手了，听说他下个月结婚": he is Kevin).
@@ -294,20 +307,24 @@ class MemoryWriter:
         # forgetting Sophie leaves where the user lives).
         # So does what follows a clause about someone else, until the user speaks of themself
         # ("my dad 住院了，肺炎，这几天 hospital 和家两头跑": the pneumonia is the father's).
-        topics = {m.topic for m in found.values() if m.topic}
+        topics = {m.topic for m in found.values() if m.topic} | ({"user.health"} if _MEDICATION_TARGET.search(target) else set())
         others = {m.id for m in found.values() if about_someone_else(m.content)}
-        follows, message = False, None
+        # So does a clause that goes on from one it takes with no subject or part of life of its
+        # own ("我住在 Richmond, BC, 就在 No.3 Road 附近", "going through a divorce rn. it's messy").
+        follows, message, after = False, None, False
         for memory in sorted(store.siblings(found.values()), key=lambda m: (_message_of(m), m.id)):
             if _message_of(memory) != message:
-                follows, message = False, _message_of(memory)
+                follows, message, after = False, _message_of(memory), False
             own = _USER_OWN.match(memory.content) is not None and not about_someone_else(memory.content)
             if memory.id in found:
-                follows = memory.id in others
+                follows, after = memory.id in others, True
                 continue
             follows = follows and not user_takes_part(memory.content)
-            if not own and (memory.topic in topics or (found and _REFERS_BACK.match(memory.content)) or follows):
+            goes_on = after and memory.kind is Kind.EPISODIC and (memory.topic is None or _IT.match(memory.content) is not None)
+            if not own and (memory.topic in topics or (found and _REFERS_BACK.match(memory.content)) or follows or goes_on):
                 found.setdefault(memory.id, memory)
             follows = follows and not own
+            after = memory.id in found
         # A fact and the episode it was distilled from go together.
         linked = store.linked([m.id for m in found.values()])
         for memory in linked:
@@ -377,7 +394,8 @@ class MemoryWriter:
         kept = [c for c in kept if c.start not in foreign]
         candidates = [c for c in candidates if not any(f.text in c.evidence for f in clauses if f.start in foreign)]
         episodes = self._capture().capture(
-            kept, at, explicit_message=any(c.explicit for c in candidates), referent=self._referent(turn, text, at)
+            kept, at, explicit_message=any(c.explicit for c in candidates), referent=self._referent(turn, text, at),
+            correction=corrects(text),
         )
         now = to_ts(at)
         stored: set[int] = set()
@@ -388,7 +406,7 @@ class MemoryWriter:
                 log.debug("clause not kept: %s", episode.verdict.reason)
                 continue
             vector = episode.vector if candidate.content == episode.body.strip() else None
-            change = self.updates.decide(candidate, now, turn, vector=vector, keep=stored)
+            change = self.updates.decide(candidate, now, turn, vector=vector, keep=stored, corrects=episode.corrects)
             result.changes.append(change)
             if change.memory_id is not None:
                 stored.add(change.memory_id)
@@ -569,6 +587,16 @@ def _same_fact(a: Candidate, b: Candidate) -> bool:
 
 # A forget request for an amount: "forget my salary number", "工资数字别记了"
 _A_NUMBER = re.compile(r"(?i)\b(?:number|numbers|amount|figure|how much)\b|数字|数额|多少|金额")
+# A target that names medication in general ("忘掉我吃药的事", "forget about my meds"): what the
+# user takes ("我最近在吃舍曲林", "I'm on sertraline 50mg") goes, with what its message said of it.
+_MEDICATION_TARGET = re.compile(r"(?i)\b(?:meds|medication|medications|medicine|pills|prescriptions?)\b|吃药|药物|用药|的药|服药")
+_TAKING = re.compile(
+    r"(?i)\b(?:i'm on|im on|i am on|taking|started on|put me on)\s+(?!(?:vacation|holiday|leave|call|shift|nights|days|break|board|track|time|some|more|care)\b)[a-z]{4,}"
+    r"|(?:在|每天|一直|开始|还在)(?:吃|服用)(?!饭|素|肉|辣|火锅|外卖|早餐|午饭|晚饭)"
+)
+# A target that names pay ("把 salary 那条删了"): the amounts its message named go with it ("想跳槽涨到 50k").
+_PAY_TARGET = re.compile(r"(?i)\b(?:salary|salaries|pay|paycheck|income|wages?|comp|compensation)\b|工资|薪水|薪资|收入|月薪|年薪|待遇")
+_AMOUNT = re.compile(r"(?i)\d+(?:\.\d+)?\s?(?:k|w|万|千|块|元|刀|grand)(?![a-z])|[$¥£€]\s?\d")
 # News told with a forget request ("我们分手了 别再提他了"): it ends what it names, so it is kept.
 _NEWS = re.compile(
     r"(?i)^(?:we|i)\s+(?:just\s+)?(?:broke up|split up|got divorced|moved out)\b|^(?:我们|我俩|我)(?:已经)?(?:分手|离婚|分开|掰)了"

@@ -363,6 +363,16 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         ("my flat in Leith is freezing all winter", "we bought our first house in Glasgow!", "Leith"),
         # a new thing of the kind the user owns
         ("我的kindle paperwhite屏幕摔裂了", "算了 不修了 新买了个文石Leaf3 还挺好用的", "paperwhite"),
+        # a habit turned around, said with a word of change and no value a rule knows
+        ("我从来不吃香菜 闻着就难受", "现在居然爱上香菜了 吃粉必加", "不吃香菜"),
+        ("I never cook, takeout every single night", "I cook almost every night now, meal prep on sundays", "takeout every single night"),
+        # a habit quit ends what was said of it
+        ("烟龄八年了，一天差不多一包半", "戒烟两个月了 感觉呼吸都顺畅了", "一包半"),
+        ("I usually have 3-4 beers every night after work", "6 weeks sober today, feeling great", "3-4 beers"),
+        ("I vape pretty much all day, it's bad", "officially quit vaping last month!", "vape pretty much all day"),
+        # a plan moved in mixed words, or to a day with no 号
+        ("我 4月10号 要去医院复查，上午九点", "医院 reschedule 到4月17号了，时间不变", "4月10号"),
+        ("我们的 flight 去 Bali 是 5月 2 号，晚上的", "airline 通知改到 5月 4 了，行程顺延两天", "5月 2 号"),
     ],
 )
 def test_a_change_said_in_other_words_still_supersedes(
@@ -767,3 +777,104 @@ def test_stopping_the_medication_leaves_the_condition(profile: Profile, clock: M
     clock.advance(timedelta(days=20))
     say(profile, clock, "复查挺好，医生让我把药停了")
     assert "血压有点高" in contents(profile) and "缬沙坦" not in contents(profile)
+
+
+@pytest.mark.parametrize(
+    ("said", "correction", "wrong", "right", "stays"),
+    [
+        # a name mistyped: what else that message said stays
+        ("my nephew is called Jayden, he starts school in september", "oops typo, it's Jaden, no y", "called Jayden", "Jaden", "starts school"),
+        # a day given wrong: the plan moves, with the rest of it
+        ("我姐婚礼是10月2号，记得提醒我买礼物", "不对不对 是10月12号", "10月2号", "10月12号", None),
+        # a time given wrong on the same day
+        ("dentist is thursday at 9am", "wait no, thursday at 2pm", "9am", "2pm", None),
+        # a grade misremembered, the marker in a clause of its own
+        ("我侄子今年上五年级，特别爱打篮球", "啊我记错了 他是六年级", "五年级", "六年级", None),
+        # a number or a code given again, with nothing else: the plan keeps its other parts and its day
+        ("下周三飞成都。flight 是 MU 5101", "sorry 打错了, 是 MU 5103", "MU 5101", "MU 5103", "飞成都"),
+        ("我外甥今年上初一", "哦不对 是初二", "初一", "初二", None),
+        ("the recital is may 9", "ugh wait, wrong. it's may 16", "may 9", "may 16", None),
+    ],
+)
+def test_a_correction_replaces_what_it_corrects(
+    profile: Profile, clock: ManualClock, said: str, correction: str, wrong: str, right: str, stays: str | None
+) -> None:
+    say(profile, clock, said, correction)
+    assert wrong not in contents(profile) and right in contents(profile)
+    assert wrong in contents(profile, Status.SUPERSEDED)  # history keeps it
+    if stays is not None:
+        assert stays in contents(profile)
+
+
+def test_what_only_sounds_like_a_correction_replaces_nothing(profile: Profile, clock: ManualClock) -> None:
+    # the marker far into a message, or a "wrong" that is someone else's: nothing is corrected
+    say(profile, clock, "我在杭州做会计，平时喜欢爬山", "我同事今天把报表数字写错了，被老板骂了一顿，我在旁边看着好尴尬")
+    say(profile, clock, "I live in Leeds with two cats", "my bad, forgot to reply yesterday. we adopted a kitten called Miso")
+    stored = contents(profile)
+    assert "杭州做会计" in stored and "Leeds with two cats" in stored and "Miso" in stored
+    assert not profile.store.list(status=Status.SUPERSEDED)
+
+
+def test_a_change_said_as_an_addition_replaces_nothing(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I love running along the river, it's my therapy")
+    clock.advance(timedelta(days=40))
+    say(profile, clock, "started swimming now too, the pool near work is great")
+    assert "running along the river" in contents(profile)
+
+
+@pytest.mark.parametrize(
+    ("told", "forget", "gone"),
+    [
+        # medication by the word for it: what the user takes, and what that message said of it
+        ("最近在吃阿戈美拉汀，医生说至少要吃三个月", "把我吃药的事忘了吧", ["阿戈美拉汀", "三个月"]),
+        ("I'm on bupropion 150mg since january", "please forget about my meds", ["bupropion"]),
+        # pay: the amounts the same message named
+        ("my salary is 72k right now. hoping to switch jobs and get 90k somewhere else", "delete the salary stuff pls", ["72k", "90k"]),
+        # what goes on from the forgotten clause with no subject of its own
+        ("we're getting a divorce. it's ugly and the lawyer bills are huge", "forget what i said about the divorce stuff", ["divorce", "lawyer"]),
+    ],
+)
+def test_a_forget_request_takes_what_its_words_mean(profile: Profile, clock: ManualClock, told: str, forget: str, gone: list[str]) -> None:
+    say(profile, clock, told, forget)
+    stored = contents(profile, None)
+    assert not [word for word in gone if word in stored]
+
+
+def test_someone_elses_habit_quit_ends_nothing_of_the_users(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I have a glass of wine with dinner most nights")
+    say(profile, clock, "my brother finally quit drinking, so proud of him")
+    say(profile, clock, "我爸戒烟了 我自己还是一天半包")
+    assert "glass of wine" in contents(profile)
+
+
+def test_a_name_spelled_again_is_the_one_the_prompt_carries(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my cousin is called Bryan, he's getting married in october", "oops typo, it's Brian, no y")
+    block = prompt(profile, clock, "help me write a wedding card for my cousin")
+    assert "Brian" in block and "Bryan" not in block
+
+
+@pytest.mark.parametrize(
+    ("named", "renamed", "old", "new"),
+    [
+        ("我家兔子叫棉花 天天啃电线", "给兔子改名了 现在叫团团", "棉花", "团团"),
+        ("we adopted a kitten named Socks on saturday", "renamed the cat, she's called Juniper now", "Socks", "Juniper"),
+    ],
+)
+def test_a_pet_renamed_by_its_kind_loses_the_old_name(profile: Profile, clock: ManualClock, named: str, renamed: str, old: str, new: str) -> None:
+    say(profile, clock, named)
+    clock.advance(timedelta(days=20))
+    say(profile, clock, renamed)
+    assert old not in contents(profile) and new in contents(profile)
+
+
+def test_a_named_end_is_kept_and_ends_the_plan(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "we're planning a camping trip to Moab in september, can't wait")
+    clock.advance(timedelta(days=20))
+    say(profile, clock, "Moab is off. my brother's wedding got moved to that weekend")
+    assert "Moab is off" in contents(profile)
+    assert "camping trip to Moab" in contents(profile, Status.SUPERSEDED)
+
+
+def test_an_acronym_in_capitals_is_no_condition(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "IF 坚持三个月了 现在早上只喝黑咖啡")
+    assert "早上只喝黑咖啡" in contents(profile)
