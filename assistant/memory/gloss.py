@@ -30,9 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from assistant.memory.text import has_han
+
 log = logging.getLogger("mnemo.gloss")
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 # Particles and fillers that carry no sense of their own in a gloss.
 _SILENT = frozenset("的 了 是 吗 呢 吧 啊 呀 哦 着 过 地 得 个 嘛 啦 哈 哈哈 呗 么 之 哇 嗯 噢 喔 耶 诶 欸 咯 滴".split())
 # Senses that are cross-references, classifiers or name readings, not a meaning.
@@ -47,9 +48,6 @@ _loaded: tuple[dict[str, str], Any] | None = None
 _ENTRY = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/\s*$")
 
 
-def _han(text: str) -> bool:
-    """Whether `text` has a Chinese character (not kana or hangul: text.has_cjk's wider set)."""
-    return _CJK.search(text) is not None
 
 
 def _sense(definition: str) -> str:
@@ -119,12 +117,12 @@ def gloss(text: str) -> str:
     A word the dictionary lacks is glossed by its known parts ("提高效率" → raise, efficiency)
     or, failing that, kept as it is (names: "林晓雯").
     """
-    if not _han(text):
+    if not has_han(text):
         return text
     words, segmenter = _load()
     out: list[str] = []
     for word in segmenter.lcut(text):
-        if not _han(word):
+        if not has_han(word):
             out.append(word)
         elif word in _SILENT:
             continue
@@ -170,8 +168,8 @@ def measure(encode: Callable[[list[str]], np.ndarray]) -> GlossVerdict:
     from assistant.memory.prototypes import TOPIC_PROTOTYPES
     from assistant.memory.similarity import skill
 
-    texts = [t for protos in TOPIC_PROTOTYPES.values() for t in protos if _han(t)]
-    labels = [slot for slot, protos in TOPIC_PROTOTYPES.items() for t in protos if _han(t)]
+    texts = [t for protos in TOPIC_PROTOTYPES.values() for t in protos if has_han(t)]
+    labels = [slot for slot, protos in TOPIC_PROTOTYPES.items() for t in protos if has_han(t)]
     plain = skill(texts, labels, encode(texts)).get("zh", 0.0)
     if plain >= _READS_CHINESE:
         return GlossVerdict(plain, None)

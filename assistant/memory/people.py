@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import re
 
+from assistant.memory.text import has_han
+
 # group -> (English words, Chinese words). English words count as whole words (plural -s
 # allowed), Chinese ones anywhere.
 PEOPLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -132,8 +134,6 @@ ANYONE = frozenset(PEOPLE)
 FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b|我|咱", re.ASCII)
 
 
-def _cjk(text: str) -> bool:
-    return re.search(r"[\u4e00-\u9fff]", text) is not None
 
 
 # What someone gives the user is the user's: "朋友送了我一只柯基", "my brother got me a bike".
@@ -207,7 +207,7 @@ def refers_back(clause: str) -> bool:
 def _subject(text: str) -> re.Match[str] | None:
     """Another person (or a pet) as the subject that starts `text`; in Chinese text also one
     said in English ("my dad 住院了", "my roommate 说她要 go keto")."""
-    if _cjk(text):
+    if has_han(text):
         return _OTHER_ZH.match(text) or _OTHER_EN.match(text)
     return _OTHER_EN.match(text)
 

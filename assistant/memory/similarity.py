@@ -17,7 +17,6 @@ a model's embeddings only in the languages it passes.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,10 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from assistant.memory.embedder import Embedder
+from assistant.memory.text import has_han
 
 log = logging.getLogger("mnemo.similarity")
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # Sentences about unrelated things, in both scripts.
 _CALIBRATION_EN = (
@@ -64,7 +63,7 @@ CALIBRATION = _CALIBRATION_EN + _CALIBRATION_ZH
 
 def script(text: str) -> str:
     """"zh" when the text has Chinese characters, else "en"."""
-    return "zh" if _CJK.search(text) else "en"
+    return "zh" if has_han(text) else "en"
 
 
 @dataclass(frozen=True)

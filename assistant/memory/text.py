@@ -32,7 +32,18 @@ _ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀嘛我你他她它们是在有�
 
 
 def has_cjk(text: str) -> bool:
+    """Whether `text` has any CJK character (Chinese, kana or hangul): what tokenizes as bigrams."""
     return _HAS_CJK_RE.search(text) is not None
+
+
+# Chinese characters only (with extension A and the compatibility ideographs): what reads as
+# Chinese for the embedder's script, the gloss and the people rules.
+_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def has_han(text: str) -> bool:
+    """Whether `text` has a Chinese character (not kana or hangul)."""
+    return _HAN_RE.search(text) is not None
 
 
 def _stem(word: str) -> str:

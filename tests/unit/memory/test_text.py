@@ -36,3 +36,13 @@ def test_match_expression_is_always_safe_fts(text: str) -> None:
     expression = match_expression(tokens(text, query=True))
     if expression:
         conn.execute("SELECT rowid FROM f WHERE f MATCH ?", (expression,)).fetchall()
+
+
+@pytest.mark.parametrize(
+    ("text", "han", "cjk"),
+    [("我住在成都", True, True), ("こんにちは", False, True), ("한국어", False, True), ("㐀", True, True), ("hello", False, False)],
+)
+def test_chinese_characters_are_a_part_of_cjk(text: str, han: bool, cjk: bool) -> None:
+    from assistant.memory.text import has_cjk, has_han
+
+    assert has_han(text) is han and has_cjk(text) is cjk
