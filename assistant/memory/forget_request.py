@@ -97,7 +97,8 @@ _ZH_THING_END = re.compile(r"(?:的事情|的事|那件事|这件事|那个事|�
 
 
 def _zh_target(raw: str) -> str:
-    target = _ZH_THING_END.split(raw, maxsplit=1)[0] if _ZH_THING_END.search(raw[1:]) else raw
+    end = _ZH_THING_END.search(raw, 1)  # not at its start: "那条狗的事" is about the dog
+    target = raw[: end.start()] if end is not None else raw
     target = re.sub(r"[吧啊呀呢哈嘛啦]+$", "", target.strip())  # "忘掉我住哪吧"
     for _ in range(3):
         target = _ZH_TRIM.sub("", clean(target)).strip()

@@ -316,6 +316,7 @@ def test_a_bare_verb_after_the_target_asks_to_forget(text: str, target: str | No
     [
         # what follows "的事" is no part of the target
         ("forget 我说的减肥的事 plan changed 了", "减肥"),
+        ("把那条狗的事忘了吧", "那条狗"),
         # a particle after the target, a lead word before the verb
         ("Actually 忘掉我在哪上班吧", "在哪上班"),
         # "what i said about the X stuff", when it was said
