@@ -123,7 +123,16 @@ def _given_again(name: str, correction: str) -> bool:
     ("Caitlin" in "it's Kaitlyn")."""
     if re.search(_NUMERAL, name):
         return True
-    return any(difflib.SequenceMatcher(None, name.casefold(), w.casefold()).ratio() >= _RESPELLED for w in re.findall(r"\b[A-Z][a-z]{2,}\b", correction))
+    return any(_respelled(name.casefold(), w.casefold()) for w in _CAPITAL_WORD.findall(correction))
+
+
+# A name as people capitalise it ("Kaitlyn", "Stephen").
+_CAPITAL_WORD = re.compile(r"\b[A-Z][a-z]{2,}\b")
+
+
+def _respelled(a: str, b: str) -> bool:
+    """Whether two casefolded names are one spelled two ways ("caitlin", "kaitlyn")."""
+    return difflib.SequenceMatcher(None, a, b).ratio() >= _RESPELLED
 
 
 def _carrying_names(candidate: Candidate, before: list[Memory], *, corrected: bool = False) -> Candidate:
@@ -401,6 +410,7 @@ class UpdateDecision:
             return found
         replaced = found
         said = candidate.evidence or candidate.content
+        tz = turn.at.tzinfo if turn is not None and turn.at is not None else None  # of the days a plan takes on
 
         def taken() -> set[int]:
             return {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
@@ -422,7 +432,7 @@ class UpdateDecision:
             instead_of, ended_already = self._instead_of(said, at, taken())
             if instead_of:
                 replaced += [] if ended_already else instead_of
-                candidate = _on_the_day_of(candidate, instead_of, turn.at.tzinfo if turn is not None and turn.at is not None else None)
+                candidate = _on_the_day_of(candidate, instead_of, tz)
         if (instead and not weekly_routine(said)
                 and not any(m.category is Category.GOAL or m.topic == "user.plan" for m in replaced)):
             # "doing a cheap camping trip in Big Bend instead", "I'm now flying out April 14 instead":
@@ -465,7 +475,7 @@ class UpdateDecision:
                 moved = candidate.event_at is not None
                 replaced += wrong + self._going_with(wrong, at, taken(), same_topic=False, same_plan=moved)
                 if not moved:
-                    candidate = _on_the_day_of(candidate, wrong, turn.at.tzinfo if turn is not None and turn.at is not None else None)
+                    candidate = _on_the_day_of(candidate, wrong, tz)
                 candidate = _carrying_names(candidate, wrong, corrected=True)
                 if candidate.topic is None and wrong[0].topic:
                     candidate = dataclasses.replace(candidate, topic=wrong[0].topic, topics=[wrong[0].topic, *candidate.topics])
@@ -790,10 +800,10 @@ class UpdateDecision:
             if plans:
                 return [plans[0]]
         # a name spelled again ("it's Kaitlyn, with a K" after "Caitlin", "Stephen" after "Steven")
-        names = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", candidate.content) if not _DATE_WORDS.match(w)} - EN_STOP
+        names = {w.casefold() for w in _CAPITAL_WORD.findall(candidate.content) if not _DATE_WORDS.match(w)} - EN_STOP
         for memory in latest:
-            said = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", memory.content)} - names
-            if any(difflib.SequenceMatcher(None, a, b).ratio() >= _RESPELLED for a in names for b in said):
+            said = {w.casefold() for w in _CAPITAL_WORD.findall(memory.content)} - names
+            if any(_respelled(a, b) for a in names for b in said):
                 return [memory]
         # a number or a code given again ("是初三" after "上初二", "是 CX 880" after "CX 872")
         shapes = {_shape(n): n for n in _NUMBERED.findall(candidate.content)}
