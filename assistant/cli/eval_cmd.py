@@ -1,4 +1,6 @@
 """`mnemo eval --dataset FILE.jsonl`: replay memory scenarios and score what gets injected.
+`mnemo eval --updates FILE.jsonl`: score update pairs (does a later message replace what an
+earlier one said, and only that; see `assistant.evaluation.updates`).
 
 It measures; it does not judge: the exit code is 0 whatever the scores, and non-zero only
 when the file is malformed (the line number and the reason are printed; nothing is run).
@@ -12,6 +14,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from assistant.app import Profile
 from assistant.chat.history import ConversationStore
@@ -19,6 +22,7 @@ from assistant.config import Settings, load_settings
 from assistant.evaluation.report import eval_markdown, table
 from assistant.evaluation.runner import ScenarioRunner, default_maintenance, summarize
 from assistant.evaluation.scenarios import load_scenarios
+from assistant.evaluation.updates import UpdateRunner, load_pairs, summarize_pairs
 from assistant.memory.api import SentenceTransformerEmbedder
 
 
@@ -47,7 +51,43 @@ def _llm_flush(settings: Settings) -> Callable[[Profile, ConversationStore, date
     return flush
 
 
+def _updates(args: argparse.Namespace) -> int:
+    pairs = load_pairs(Path(args.updates))  # ScenarioFormatError → exit 2 with the line
+    settings = load_settings()
+    embedder = SentenceTransformerEmbedder(settings.embedding_model, warn=lambda t: print(f"warning: {t}", file=sys.stderr))
+    runner = UpdateRunner(embedder, settings)
+    results = []
+    for pair in pairs:
+        results.append(runner.run(pair))
+        if not (args.quiet or args.blind):
+            print(f"{'ok  ' if results[-1].passed else '--  ' if not results[-1].tested else 'FAIL'} {pair.id}", file=sys.stderr)
+    summary = summarize_pairs(results)
+    summary["dataset"] = str(args.updates)
+    summary["embedding_model"] = embedder.vector_space
+    if args.blind:  # scores only, as for a blind scenario file
+        for key in ("pair_results", "by_kind"):
+            summary.pop(key)
+    heads = ["pairs", "tested", "not_stored", "accuracy", "update_recall", "false_update_rate", "collateral_rate"]
+    def row(name: str, scores: dict[str, Any]) -> list[object]:
+        return [name, *("–" if scores[h] is None else scores[h] for h in heads)]
+
+    rows = [row("all", summary)] + [row(lang, b) for lang, b in summary["by_lang"].items()]
+    rows += [row(f"kind {kind}", b) for kind, b in summary.get("by_kind", {}).items()]
+    print(table(["set", *heads], rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, ensure_ascii=False, indent=2), encoding="utf-8")
+    if not args.blind:
+        for r in summary["pair_results"]:
+            if r["tested"] and not r["passed"]:
+                what = [f"still active {', '.join(r['stale'])}"] if r["stale"] else []
+                what += [f"lost {', '.join(r['lost'])}"] if r["lost"] else []
+                print(f"- {r['id']}: {'; '.join(what)}")
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.updates:
+        return _updates(args)
     scenarios = load_scenarios(Path(args.dataset))  # ScenarioFormatError → exit 2 with the line
     settings = load_settings()
     embedder = SentenceTransformerEmbedder(settings.embedding_model, warn=lambda t: print(f"warning: {t}", file=sys.stderr))
@@ -96,7 +136,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("eval", help="replay memory scenarios and score what would be injected")
-    p.add_argument("--dataset", required=True, help="scenario file (JSON Lines, see docs/eval-format.md)")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--dataset", help="scenario file (JSON Lines, see docs/eval-format.md)")
+    what.add_argument("--updates", metavar="PAIRS", help="update-pair file (JSON Lines, see docs/eval-format.md)")
     p.add_argument("--k", type=int, default=None, help="at most this many memories per probe (default from settings)")
     p.add_argument("--json", metavar="OUT", help="write the scores and per-scenario results here")
     p.add_argument("--llm", action="store_true", help="also extract with the configured Ollama model")
