@@ -319,8 +319,16 @@ def zh_city_in(text: str) -> str | None:
     return m.group(0) if m else None
 
 
+# The letters of a name in a Latin script, accented ones too (Tomás, Zoë, Łukasz, Søren): the
+# capitals a name starts with, and the small letters it goes on with (Latin Extended-A mixes
+# both, so it is in both).
+NAME_UPPER = "A-ZÀ-ÖØ-ÞĀ-ž"
+NAME_LOWER = "a-zß-öø-ÿĀ-ž"
 # (not "Priya's" in "my sister Priya's coming": O'Brien keeps its apostrophe, a clitic does not)
-EN_NAME = r"[A-Z](?:[a-zA-Z\-]|'(?![sSdD]\b|ll\b|re\b|ve\b)){0,30}(?:\s+[A-Z](?:[a-zA-Z\-]|'(?![sSdD]\b|ll\b|re\b|ve\b)){0,30}){0,2}"
+EN_NAME = (
+    rf"[{NAME_UPPER}](?:[{NAME_LOWER}{NAME_UPPER}\-]|'(?![sSdD]\b|ll\b|re\b|ve\b)){{0,30}}"
+    rf"(?:\s+[{NAME_UPPER}](?:[{NAME_LOWER}{NAME_UPPER}\-]|'(?![sSdD]\b|ll\b|re\b|ve\b)){{0,30}}){{0,2}}"
+)
 EN_PLACE = r"[A-Z][\w'\-.]{0,30}(?:(?:\s+(?:de|la|del|am|upon|sur))?\s+[A-Z][\w'\-.]{0,30}){0,3}|[\u4e00-\u9fff]{2,8}"
 
 _FORGET_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(

@@ -10,6 +10,8 @@ from assistant.memory.extract.common import (
     EN_NAME,
     EN_PLACE,
     FAMILY_EN,
+    NAME_LOWER,
+    NAME_UPPER,
     Sentence,
     StyleRule,
     clean,
@@ -91,13 +93,17 @@ _LOWER_STATES = frozenset(
 )
 
 
+# One capitalised word of a name: "Marcus", "Zoë", "Łukasz"
+_CAPITALISED = rf"[{NAME_UPPER}][{NAME_LOWER}'\-]{{1,30}}"
+
+
 def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
     m = re.search(rf"(?i:\bmy name(?:'s| is)\s+|\bi'?m called\s+|\bi am called\s+|\bi go by\s+|\b(?:call|calls|called)\s+me\s+(?=[A-Z])|^(?:hi|hello|hey|yo)(?: there| all| everyone)?[,!]?\s+(?:i'?m|i am|this is|it's)\s+(?=[A-Z]))({EN_NAME})\b", s.text)
     if m is None:
         m = re.search(r"(?i:\bmy name(?:'s| is)\s+)([a-z][a-z'\-]{1,30})\b", s.text)
     if m is None:
         # "Quick context before I ask: name's Tomás" (not "the dog's name is Rex")
-        m = re.search(r"(?:^|[:,;!.]\s*|\b(?i:and|so|btw|oh|hi|hey|hello)\s+)(?i:name's|name is)\s+([A-Z][\w'\-]{1,30})\b", s.text)
+        m = re.search(rf"(?:^|[:,;!.]\s*|\b(?i:and|so|btw|oh|hi|hey|hello)\s+)(?i:name's|name is)\s+([{NAME_UPPER}][\w'\-]{{1,30}})\b", s.text)
     if m is None:
         # "hi i'm priya", "im priya, nice to meet you", "i'm priya, just set this up": a name typed
         # in lower case, where only an introduction puts it
@@ -112,14 +118,14 @@ def _name(s: Sentence, now: datetime) -> Iterator[Candidate]:
                 m = None
     if m is None:
         # "I'm Marcus btw", "I'm Sofia, nice to meet you", "Marcus here": a capitalised word alone.
-        m = re.search(r"(?:^|(?<=[\s,!(]))(?i:i'm|i am|im)\s+([A-Z][a-z'\-]{1,30}(?:\s+[A-Z][a-z'\-]{1,30})?)(?=\s*(?:[,.!;)~]|$)|\s+(?:btw|by the way|here|from|and|lol|nice|fyi|again|now)\b)", s.text)
+        m = re.search(rf"(?:^|(?<=[\s,!(]))(?i:i'm|i am|im)\s+({_CAPITALISED}(?:\s+{_CAPITALISED})?)(?=\s*(?:[,.!;)~]|$)|\s+(?:btw|by the way|here|from|and|lol|nice|fyi|again|now)\b)", s.text)
         if m is None:
-            m = re.search(r"^(?:(?i:hi|hello|hey|yo)[,!]?\s+)?([A-Z][a-z'\-]{1,30})\s+here(?=\s*(?:[,!.:;\-–—(]|[\U0001F300-\U0001FAFF\u2600-\u27BF]|$))", s.text)
+            m = re.search(rf"^(?:(?i:hi|hello|hey|yo)[,!]?\s+)?({_CAPITALISED})\s+here(?=\s*(?:[,!.:;\-–—(]|[\U0001F300-\U0001FAFF\u2600-\u27BF]|$))", s.text)
             if m and m.group(1) in ("Everyone", "Everybody", "Nobody", "Somebody", "Someone", "Anyone", "Nothing", "Everything", "Mine", "Yours", "Ours"):
                 m = None
         if m is None:
             # "just Sam is fine", "Sam works too" after a name was taken back
-            m = re.search(r"^(?i:just\s+)([A-Z][a-z'\-]{1,30})\s+(?:is fine|works|please|is good)\b", s.text)
+            m = re.search(rf"^(?i:just\s+)({_CAPITALISED})\s+(?:is fine|works|please|is good)\b", s.text)
         if m is not None and (m.group(1).split()[0] in _NOT_SELF_NAMES or m.group(1).split()[0] in _NOT_NAMES):
             m = None
     found = next((g for g in m.groups() if g), None) if m is not None else None

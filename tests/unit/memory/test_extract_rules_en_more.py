@@ -39,6 +39,11 @@ def contents(text: str) -> list[str]:
         ("my friends call me Sam", "Sam"),
         ("everyone calls me Bex", "Bex"),
         ("Quick context before I ask: name's Tomás", "Tomás"),
+        # names with accented letters
+        ("I'm Zoë and I teach piano", "Zoë"),
+        ("My name is José Núñez", "José Núñez"),
+        ("Łukasz here, quick question", "Łukasz"),
+        ("hi I'm Søren", "Søren"),
         # typed in lower case, where only an introduction puts a name
         ("i'm priya, just set this up", "Priya"),
         ("hey im jordan", "Jordan"),
