@@ -33,6 +33,7 @@ from assistant.memory.extract.common import (
 from assistant.memory.people import FIRST_PERSON, about_someone_else
 from assistant.memory.prototypes import DURABLE_PROTOTYPES, NOISE_PROTOTYPES
 from assistant.memory.similarity import script, skill
+from assistant.memory.things import arrived_kinds, gone_kinds
 from assistant.memory.topics import ENDED, Topic
 
 GREETING = re.compile(
@@ -360,6 +361,8 @@ class NoiseFilter:
         named_end = ENDED.search(text) is not None and user_subject and bool(_ended_names(text))
         if named_end:
             score += 0.8  # "Norway is off, the flights doubled": a named thing of theirs ended, as they say
+        if user_subject and (gone_kinds(text, text) or arrived_kinds(text)):
+            score += 0.8  # "电驴被偷了", "the framework laptop arrived": a thing of theirs went or came
         if SMALL_TALK.search(text) and (topic is None or topic.slot != "user.city"):
             score -= 0.8  # the weather is small talk; "Brisbane 这边好热" also says where the user is
         if LAUGH.search(text):

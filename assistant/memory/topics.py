@@ -91,8 +91,9 @@ TOPICS: tuple[Topic, ...] = (
         r"work|works|working|worked|job|jobs|career|employer|company|hired|joined|quit|resigned|laid off|fired|promoted|"
         r"intern|internship|boss|office|shift|shifts|colleague|coworkers?|teach|teaches|teaching|nurse|engineer|developer|dev|devs|"
         r"tech lead|team lead|promotion|first (?:week|day|month) at|(?:my|was my|is my) last day|start(?:ing|s|ed)?\s+(?:at|with)\s+(?-i:[A-Z])\w*|(?:i|i'm|im) (?:do|doing) (?:[\w/-]+ ){1,2}(?:at|for)\s+(?-i:[A-Z])\w*|new (?:job|role|gig|position)|offboard(?:ed|ing)?|onboarding|join(?:ing)?\s+(?-i:[A-Z])\w*|(?:got|accepted|signed) (?:the|an|my) offer|offer from|job offer|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|switched to (?:days|nights|day shifts?|night shifts?)|day shifts?|night shifts?|(?:junior|senior|lead|staff|principal) (?:dev|developer|engineer|designer|analyst|consultant|nurse|manager)|"
-        r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency",
-        r"工作|上班|公司|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
+        r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency|"
+        r"badge|first shift|back at my desk|turned in my laptop",
+        r"工作|上班|公司|工牌|报到|遣散|复工|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
         r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|(?<![回过])去[^\s，,。]{1,10}(?:做|当)(?!饭|菜|作业|手术|检查|体检|客|东西|头发|指甲|美甲|按摩|义工|志愿)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?i:join(?:ing|ed)?)\s?(?![我你他她])[\u4e00-\u9fff]{2,6}|在[^\s，,。！!]{1,10}的第一(?:天|周)|我\s?(?i:last day)|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
         r"vegetarian|vegan|pescatarian|halal|kosher|keto|(?:intermittent )?fasting|16:8|gluten[- ]free|plant[- ]based|eat(?:ing)? (?:meat|pork|beef|fish|chicken|dairy|eggs)|diet|carnivore|meat lover|"
@@ -165,8 +166,9 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.device.gadget", False, _rx(r"yubikey|security key|smart speaker|echo dot|homepod|sonos", r"智能音箱|音箱"),
           names=re.compile(r"\b(?:YubiKey|Sonos)\b", re.ASCII)),
     Topic("user.school", True, _rx(
-        r"school|university|college|uni|degree|major|majoring|phd|master'?s|masters|master|bachelor'?s|mba|student|semester|thesis|grad school|class of",
-        r"读研|读博|学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
+        r"school|university|college|uni|degree|major|majoring|phd|master'?s|masters|master|bachelor'?s|mba|student|semester|thesis|grad school|class of|"
+        r"graduation|diploma|dissertation|halls|a levels",
+        r"录取|答辩|毕业证|读研|读博|学校|大学|中学|小学|高中|初中|大一|大二|大三|大四|研一|研二|研三|研究生|博士|硕士|本科|专业|读书|上学|毕业|考研|高考|学生")),
     Topic("user.finance", False, _rx(
         r"bank|banking|checking|savings|account|acct|credit card|debit card|paycheck|salary|payroll|rent|mortgage|"
         r"loan|budget|invoice|taxes|tax return|venmo|paypal|zelle|revolut|monzo|apple pay|autopay|direct deposit|earn|earns|income|"
@@ -218,7 +220,7 @@ CHANGE = re.compile(
     r"(?i)\b(?:moved|moving|relocated|the move to|move to|now|anymore|any more|no longer|not \w+ anymore|quit|left|resigned|switched|changed|sold|"
     r"new|just started|started|starting|start at|joining|joined|join(?=\s+(?-i:[A-Z]))|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|upgraded|replaced|traded in|"
     r"signed (?:the|a|our) lease|got (?:the|our) keys|picked up (?:the|our) keys|closed on|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at)\b"
-    r"|(?i:give up)\s*了|(?i:join)\s?[\u4e00-\u9fff]|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|" + _STOPPED_MIXED + r"|开始|新|拿到钥匙|交房|入职|第.天",
+    r"|(?i:give up)\s*了|(?i:join)\s?[\u4e00-\u9fff]|报到|复工|录取通知书|(?i:first shift|back at my desk|got into|uni starts|college starts)|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|" + _STOPPED_MIXED + r"|开始|新|拿到钥匙|交房|入职|第.天",
     re.ASCII,
 )
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
@@ -226,7 +228,11 @@ ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
     r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|is over|are over|'s over|’s over|done with|unsubscribed|"
     r"(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
-    r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice|(?:\bmy\s+|是我\s?)last day\b"
+    r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice|(?:\bmy\s+|是我\s?|^)last day\b"
+    # work that ended without a word of leaving: "turned in my laptop and badge", "交完工牌那天", "机构倒闭了"
+    r"|\bturned in my (?:laptop|badge|keys)\b|\b(?:folded|shut down|went under|went bust)\b|交(?:了|完)?工牌|工牌(?:也)?交了|倒闭|遣散|被优化"
+    # studies that ended: "答辩完了 毕业证拿到手", "graduation photos are in"
+    r"|毕业证|答辩完|\bgraduation (?:photos|ceremony|day|pics)\b|\bgot my (?:diploma|degree)\b"
     r"|(?i:give up)\s*了|(?i:cancel(?:l?ed)?)\s*(?:了|掉)|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|退订|取消订阅|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
     # "豆豆走了": a name and 走了, all the clause says, is a death
     r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥",

@@ -30,6 +30,7 @@ from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
 from assistant.memory.text import EN_STOP, has_cjk, match_expression, normalize, tokens
+from assistant.memory.things import arrived_kinds, gone_kinds, is_pet, kinds_in
 from assistant.memory.topics import (
     BY_SLOT,
     CHANGE,
@@ -41,6 +42,7 @@ from assistant.memory.topics import (
     SINGLE,
     TENTATIVE,
     Topic,
+    cue_topics,
     names_a_partner,
     new_values,
     value_terms,
@@ -184,6 +186,9 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
             or (topic.slot == "user.job" and _NEW_ROLE.search(text) is not None))
 
 
+# The parts of life a statement filed under another topic can still change ("下周去字节报到"
+# is a plan; "交完工牌那天哭了一场" may be filed nowhere).
+_LIFE_PARTS = frozenset({"user.job", "user.school", "user.city"})
 _WEAK_CHANGE = re.compile(r"(?i)now|since|these days|nowadays|new|started|starting|just started")
 # ... but a new job, a first day are changes whatever the words around them ("started my new job
 # at costco today")
@@ -364,7 +369,14 @@ def _names_a_thing(text: str) -> bool:
 def _pets_gone(text: str) -> set[str]:
     """The names of the pets `text` says have died, casefolded."""
     found = {g.casefold() for m in _PET_GONE.finditer(text) for g in m.groups() if g}
-    return {name for name in found if name not in _NOT_PET_NAMES and len(name) >= 2 and name[0] not in "我你他她它咱大"}
+    # a kind is no name: "my sister's dog died" names no pet "dog"
+    return {name for name in found if name not in _NOT_PET_NAMES and not kinds_in(name) and len(name) >= 2 and name[0] not in "我你他她它咱大"}
+
+
+def _the_users(text: str) -> bool:
+    """Whether `text` is about the user's own life: said of the user, or of their pet ("狗子送回
+    老家给爸妈养了", "our dog Waffles is 14 now"), not of another person ("my sister sold her car")."""
+    return not about_someone_else(text) or any(is_pet(kind) for kind in kinds_in(text[:10]))
 
 
 def _names(text: str) -> set[str]:
@@ -418,6 +430,11 @@ class UpdateDecision:
         if topic is not None and topic.single:
             replaced += self._stale_in_topic(topic, candidate, taken())
             replaced += self._ended_just_now(topic, candidate, keep, taken())
+        if (CHANGE.search(said) or ENDED.search(said)) and not about_someone_else(said):
+            # "下周去字节报到" is a plan and a new job: the job it starts replaces the one before
+            for part in cue_topics(said):
+                if part is not topic and part.slot in _LIFE_PARTS:
+                    replaced += self._stale_in_topic(part, dataclasses.replace(candidate, value=None), taken())
         if topic is not None and not topic.single and ENDED.search(said):
             replaced += self._ended_in_topic(topic, said, taken())
         if ENDED.search(said) and not TENTATIVE.search(said):
@@ -450,7 +467,7 @@ class UpdateDecision:
             replaced += self._former_partners(at, taken())
         if topic is not None and topic.slot == "user.health" and RECOVERED.search(said):
             replaced += self._health_before(_RESTRICTION, at, taken())
-        if gone := _pets_gone(said):
+        if (gone := _pets_gone(said)) and _the_users(said):
             replaced += self._of_pets_named(gone, taken())
         if candidate.event_at is not None and RESCHEDULED.search(said):
             message = turn.content if turn is not None and isinstance(turn.content, str) else said
@@ -487,6 +504,12 @@ class UpdateDecision:
             replaced += self._of_pets_named(old_names, taken(), people=True)
         if not TENTATIVE.search(said) and not _NOT_STOPPING.search(said) and not about_someone_else(said):
             replaced += self._habit_quit(said, at, taken())
+        if not TENTATIVE.search(said) and _the_users(said):
+            # "sold the old tablet on ebay", "那只鹦鹉托付给楼下王阿姨了", "新表到了": the thing of
+            # that kind the user had before
+            whole = turn.content if turn is not None and isinstance(turn.content, str) else said
+            things = self._things_of(gone_kinds(said, whole) | arrived_kinds(said), said, at, taken())
+            replaced += things + self._going_with(things, at, taken())
         if (stopped := _MEDICATION_STOPPED.search(said)) is not None and not TENTATIVE.search(said) \
                 and not _NOT_STOPPING.search(said):
             replaced += self._medication_stopped(stopped, at, taken(), in_health=topic is not None and topic.slot == "user.health")
@@ -677,6 +700,23 @@ class UpdateDecision:
                     taken.add(memory.id)
         return out
 
+    def _things_of(self, kinds: set[str], said: str, at: float, taken: set[int]) -> list[Memory]:
+        """The user's memories from before `at` that name a thing of one of `kinds` (not a pet
+        the memory calls by another name than `said` does: "Biscuit died" ends nothing of
+        "our dog Max")."""
+        if not kinds:
+            return []
+        found = [
+            m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
+            if m.id not in taken and m.created_at < at and m.category is not Category.GOAL
+            and _the_users(m.content) and kinds & kinds_in(m.content)
+        ]
+        called = {m.id: {normalize(g.group(1) or g.group(2)) for g in _GIVEN_NAME.finditer(m.content)} for m in found}
+        named = _names(said) & {name for names in called.values() for name in names}
+        out = [m for m in found if not named or named & called[m.id]]
+        taken.update(m.id for m in out)
+        return out
+
     def _of_pets_named(self, names: set[str], taken: set[int], *, people: bool = False) -> list[Memory]:
         """"豆豆走了", "we said goodbye to pepper on sunday": what was said of that pet ends (with
         `people`, of that person too: a child's new name)."""
@@ -857,7 +897,12 @@ class UpdateDecision:
         episodes = {m.derived_from for m in everything if m.derived_from} - taken
         out += [m for m in store.get_many(episodes).values() if m.status is Status.ACTIVE]
         taken |= {m.id for m in out}
-        out += [m for m in store.linked([m.id for m in replaced + out]) if m.id not in taken]
+        # a fact distilled from a replaced episode about another part of life stays: "I live in
+        # Leeds with my dog Pico" gave "User has a dog named Pico", which a move leaves true
+        gone = {m.id for m in replaced + out}
+        parts = {m.topic for m in replaced + out}
+        out += [m for m in store.linked(list(gone)) if m.id not in taken
+                and not (m.derived_from in gone and m.topic is not None and None not in parts and m.topic not in parts)]
         return out
 
     @staticmethod

@@ -64,6 +64,69 @@ def test_a_move_supersedes_where_the_user_lived(profile: Profile, clock: ManualC
 
 
 @pytest.mark.parametrize(
+    ("before", "move", "old", "other"),
+    [
+        ("I'm Tomás, I live in Leeds with my dog Pico", "I just moved to Lyon last week", "Leeds", "Pico"),
+        ("我住在杭州，家里养了只猫叫团子", "搬到苏州快一个月了", "杭州", "团子"),
+    ],
+)
+def test_a_change_leaves_the_other_facts_of_the_same_sentence(
+    profile: Profile, clock: ManualClock, before: str, move: str, old: str, other: str
+) -> None:
+    # the replaced sentence goes; what else was distilled from it ("User has a dog named Pico")
+    # is about another part of life and stays
+    say(profile, clock, before)
+    clock.advance(timedelta(days=30))
+    say(profile, clock, move)
+    assert old not in contents(profile) and other in contents(profile)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "old"),
+    [
+        # a thing by its kind: gone, or a new one of a kind people have one of
+        ("my laptop is a ThinkPad X1, the fans are loud", "the new MacBook arrived, setting it up now", "ThinkPad"),
+        ("我用的是Garmin 255 跑步用", "新表到了 旧的挂闲鱼了", "Garmin"),
+        ("我每天骑电动车上班 二十分钟", "电动车昨天被偷了", "骑电动车上班"),
+        ("我家仓鼠叫团团 两岁了", "仓鼠送给邻居小朋友养了", "团团"),
+        ("we have a rabbit called Clover", "we had to rehome the rabbit, my son turned out to be allergic", "Clover"),
+        # work and study that ended or started, said without a word of leaving
+        ("I work at Brightwell Bank as a teller", "turned in my badge today, on to the next thing", "Brightwell"),
+        ("我在美团做运营", "下周一去腾讯报到", "美团"),
+        ("我在华南理工读大三", "答辩完了 毕业证也拿到了", "华南理工"),
+    ],
+)
+def test_a_change_told_by_what_happened_ends_the_old_statement(
+    profile: Profile, clock: ManualClock, before: str, after: str, old: str
+) -> None:
+    say(profile, clock, before)
+    clock.advance(timedelta(days=20))
+    say(profile, clock, after)
+    assert old not in "\n".join(m.content for m in profile.store.list(status=Status.ACTIVE, limit=200) if old not in after)
+    assert old in contents(profile, Status.SUPERSEDED)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        ("I have a dog named Max", "my sister's dog died last night", "Max"),
+        ("we have a dog called Pepper and a cat called Miso", "Miso passed away this morning", "Pepper"),
+        ("我的手机是华为Mate 40", "给我妈买了个新手机", "Mate 40"),
+        ("I drive a Honda Civic", "thinking about getting a Tesla next year", "Civic"),
+        ("I work at Brightwell Bank", "my coworker turned in her badge today", "Brightwell"),
+        ("我的手机是iPhone 13", "我也买了个新的平板", "iPhone 13"),
+    ],
+)
+def test_what_happened_to_someone_else_or_another_thing_ends_nothing(
+    profile: Profile, clock: ManualClock, before: str, after: str, kept: str
+) -> None:
+    say(profile, clock, before)
+    clock.advance(timedelta(days=20))
+    say(profile, clock, after)
+    assert kept in contents(profile)
+
+
+@pytest.mark.parametrize(
     ("before", "move", "home", "old_city"),
     [
         ("I grew up in Ohio. I live in Boston.", "I just moved from Boston to Denver last week.", "grew up in Ohio", "lives in Boston"),
