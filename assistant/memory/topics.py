@@ -67,10 +67,14 @@ _ZH_CITY = "|".join(ZH_CITIES)
 TOPICS: tuple[Topic, ...] = (
     Topic("user.city", True, _rx(
         r"live|lives|living|lived|reside|based in|moved(?! (?:everything|all|it|them|things|my (?:stuff|data|files|photos|contacts|apps))\b)|move to|moving to|relocated|relocating|settled in|our place|my place|new place|"
+        r"first night in (?:the|our|my) (?:new )?(?:\w+ )?(?:house|flat|apartment|place|condo)|our new (?:balcony|kitchen|flat|place|house|apartment|neighbou?rhood) in|"
+        r"(?:truck|movers|moving van) (?:got unloaded|left|came)|"
         r"commute|commuting|(?:my|our) (?:\w+ ){0,3}(?:apartment|flat|house|condo|studio|place)|new apartment|new flat|the keys|new house|(?:bought|rented|found|got) (?:a|an|our|my|our first|my first) (?:house|flat|apartment|condo|home|place|studio)|signed (?:the|a|our) lease|closed on (?:the|our) (?:house|flat|condo|place)|neighbou?rhood|my hometown|home town|grew up in|i'm from|i am from|originally from|stuck in|back home in",
         r"住在|住|搬到|搬去|搬家|搬来|搬回|定居|落户|安家|租房|租的房|租好(?:了)?房|租了(?:个|套|间)?房|买了(?:个|套)?房|房租|"
         # "我已经回深圳了": back in a city for good
         rf"(?:已经|现在|终于)回(?:{_ZH_CITY})(?:了|啦|定居|发展|工作)|"
+        # "终于在厦门落脚了", "Toronto这边的冬天是真的冷": where the user is now (not on a trip there)
+        rf"落脚|安顿下来|(?:(?:{_ZH_CITY})|(?-i:[A-Z][a-z]{{2,}}))这边(?!.{{0,12}}(?:玩|旅游|旅行|出差|度假|开会|酒店|民宿|景点))|"
         r"老家|家乡|通勤|拿到钥匙|交房|新家|(?:那边|这边)的(?:一个|一套|一间)?(?:小|新)?(?:公寓|房子|两居|一居|单间)|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
         rf"^(?:我|我们|我家)?(?:现在|目前|一直|也|还|已经)?(?:人)?在(?:{_ZH_CITY})(?:市|这边|那边)?(?:了|啦|呢|啊|呀|哦)*$"
@@ -275,7 +279,13 @@ TENTATIVE = re.compile(
     r"|想|打算|准备|考虑|可能|也许|如果|要是|希望|梦想|计划|将来|以后想"
 )
 
-_CAPITALISED = re.compile(r"(?<![\w'])(?:[A-Z]|[a-z]+[A-Z])[\w'&.\-]*(?:\s+(?:[A-Z][\w'&.\-]*|\d+\w*))*|\b[A-Za-z]*\d[\w\-]*")
+# The letters of a Latin word: a Chinese character beside it is no part of it ("我在Vancouver",
+# "Toronto这边的冬天", "华为P30" name Vancouver, Toronto and P30).
+_LATIN = "A-Za-z0-9_À-ÖØ-öø-ÿĀ-ž"
+_CAPITALISED = re.compile(
+    rf"(?<![{_LATIN}'])(?:[A-Z]|[a-z]+[A-Z])[{_LATIN}'&.\-]*(?:\s+(?:[A-Z][{_LATIN}'&.\-]*|\d+[{_LATIN}]*))*"
+    rf"|(?<![{_LATIN}])[A-Za-z]*\d[{_LATIN}\-]*"
+)
 _NOT_VALUES = frozenset(
     "i i'm i've i'll i'd my me we our us you he she they it the a an and but so oh ok okay hi hey yes no "
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "

@@ -90,6 +90,10 @@ def test_a_change_leaves_the_other_facts_of_the_same_sentence(
         ("我每天骑电动车上班 二十分钟", "电动车昨天被偷了", "骑电动车上班"),
         ("我家仓鼠叫团团 两岁了", "仓鼠送给邻居小朋友养了", "团团"),
         ("we have a rabbit called Clover", "we had to rehome the rabbit, my son turned out to be allergic", "Clover"),
+        # where the user is now, told by what it is like there
+        ("I'm in Leeds, it rains all week", "the view from our new flat in Bristol is lovely", "Leeds"),
+        ("我在Calgary 天天下雪", "Sydney这边的夏天太热了 第一次晒伤", "Calgary"),
+        ("我在成都住了三年了", "终于在厦门落脚了 离海边很近", "成都住了三年"),
         # work and study that ended or started, said without a word of leaving
         ("I work at Brightwell Bank as a teller", "turned in my badge today, on to the next thing", "Brightwell"),
         ("我在美团做运营", "下周一去腾讯报到", "美团"),

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from assistant.memory.episodes import _lasts_for
-from assistant.memory.topics import cue_topics
+from assistant.memory.topics import cue_topics, value_words
 from assistant.memory.update import _pets_gone, ended_names
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
@@ -25,6 +25,7 @@ NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
         ("lost my keys again", set()),
         ("we lost the match", set()),
         ("我们走了", set()),  # "we're off", not a death
+        ("my sister's dog died last night", set()),  # a kind is no name
         ("他走了", set()),
     ],
 )
@@ -127,3 +128,18 @@ def test_a_known_city_where_the_user_is() -> None:
 )
 def test_ended_names(said: str, names: set[str]) -> None:
     assert ended_names(said) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a Chinese character beside a Latin word is no part of it
+        ("我在Vancouver 最近雨季", {"vancouver"}),
+        ("Toronto这边的冬天是真的冷", {"toronto"}),
+        ("我用的是一台老款的华为P30", {"p30"}),
+        ("I moved to São Paulo", {"são", "paulo"}),
+        ("CX 880 to Hong Kong", {"cx", "880", "hong", "kong"}),
+    ],
+)
+def test_value_words_in_mixed_text(text: str, values: set[str]) -> None:
+    assert value_words(text) == values
