@@ -34,7 +34,7 @@ from assistant.memory.people import FIRST_PERSON, about_someone_else
 from assistant.memory.prototypes import DURABLE_PROTOTYPES, NOISE_PROTOTYPES
 from assistant.memory.similarity import script, skill
 from assistant.memory.things import arrived_kinds, gone_kinds
-from assistant.memory.topics import ENDED, Topic
+from assistant.memory.topics import ENDED, REVERSED, Topic
 
 GREETING = re.compile(
     r"(?i)^(?:hi|hello|hey|heya|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|morning|night|gn|bye|goodbye|see you|see ya|later|cya|"
@@ -326,7 +326,8 @@ class NoiseFilter:
                 text[lead.end():], vector, topic, user_subject=user_subject, implied_subject=implied_subject,
                 continues=continues, day_story=day_story, moved_day=moved_day, corrects=corrects,
             )
-        if (is_question(Sentence(text, 0, lang)) or _ASKS_FIRST.match(text)) and not _PUZZLED.match(text):
+        if (is_question(Sentence(text, 0, lang)) or _ASKS_FIRST.match(text)) and not _PUZZLED.match(text) \
+                and not (REVERSED.search(text) and not text.rstrip().endswith(("?", "？"))):  # "…, who even am i"
             return Verdict(False, "question")
         if _ZH_ASK.search(text) or _TRY_IT.match(text):
             return Verdict(False, "question or acknowledgement")
@@ -358,7 +359,8 @@ class NoiseFilter:
             score += 0.4
         if DURABLE.search(text) or ENDED.search(text):
             score += 0.4  # "tough mudder's off", "黄山不去了": what ended is news about the user
-        named_end = ENDED.search(text) is not None and user_subject and bool(_ended_names(text))
+        # "Norway is off" (a named thing of theirs ended); "打脸了", "who even am i" (a change of heart)
+        named_end = user_subject and ((ENDED.search(text) is not None and bool(_ended_names(text))) or REVERSED.search(text) is not None)
         if named_end:
             score += 0.8  # "Norway is off, the flights doubled": a named thing of theirs ended, as they say
         if user_subject and (gone_kinds(text, text) or arrived_kinds(text)):

@@ -242,10 +242,20 @@ ENDED = re.compile(
     r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥",
     re.ASCII,
 )
+# A change of heart: "打脸了", "我宣布之前的我错了", "who even am i", "i caved and bought an iphone",
+# "不折腾了", "i'm so done restricting"
+REVERSED = re.compile(
+    r"(?i)\b(?:caved|who (?:even )?am i|changed my mind|(?:so |i'm |im )?done restricting|turns out i (?:love|like)|"
+    r"not so bad after all|i was wrong|converted me|i'm a convert|won me over)\b"
+    r"|打脸|真香|沦陷|我宣布|之前的我错了|以前的我错了|爱上了|路转粉|不折腾了|不想回去了?|不那么严格了|放开吃|不忌口了|入坑了"
+)
 # Better again: what kept the user from things is over ("physio cleared me", "医生说恢复得挺好").
 RECOVERED = re.compile(
-    r"(?i)\b(?:cleared me|all[- ]clear|healed|recovered|back to normal|fully fit|good as new)\b"
-    r"|痊愈|康复|恢复得.{0,2}(?:好|不错)|(?:可以|能)正常.{0,3}了|复查.{0,3}(?:没问题|不错|正常|挺好)|好利索了",
+    r"(?i)\b(?:cleared me|all[- ]clear|healed|recovered|back to normal|fully fit|good as new|outgrown|outgrew|"
+    r"(?:tests?|results?|levels?|sugars?|scan|bloods?|bloodwork) (?:came back |are |is |were |was )?(?:back )?(?:normal|negative|clear|fine))\b"
+    r"|痊愈|康复|恢复得.{0,2}(?:好|不错)|(?:可以|能)正常.{0,3}了|复查.{0,3}(?:没问题|不错|正常|挺好)|好利索了"
+    # "皮试 结果阴性", "复查血糖正常", "结果显示没问题", "基本好了"
+    r"|阴性|(?:指标|血糖|血压|结果|检查|报告)(?:都|也)?(?:正常|没问题|显示没问题)|基本(?:好了|恢复)",
     re.ASCII,
 )
 _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9fffA-Za-z]{1,8}?(?=搬|到|去|调|跳|换|转|回)")

@@ -39,6 +39,7 @@ from assistant.memory.topics import (
     LIVES_NOW,
     RECOVERED,
     RESCHEDULED,
+    REVERSED,
     SINGLE,
     TENTATIVE,
     Topic,
@@ -229,6 +230,18 @@ _RESTRICTION = re.compile(
     r"(?i)\b(?:no (?:running|lifting|sport|sports|gym|exercise|training|swimming|cycling|climbing)|can't|cannot|not allowed|avoid|off (?:work|sport|running)|"
     r"cast|brace|crutches|sling|acting up|flared up|flare-up)\b|不能|不许|禁止|别(?:跑|动|提|搬)|石膏|拐杖|护具|又犯了|犯了"
 )
+# What a change of heart turns around: a dislike or a restriction ("我超讨厌K-pop", "only drink
+# tea", "doing keto, no bread"); what a recovery ends: a condition, or what it kept the user from.
+_DISLIKE = re.compile(
+    r"(?i)\b(?:hate|hates|can't stand|cannot stand|dislike|don't like|do not like|not a fan|never|only|no|vegan|vegetarian|keto|"
+    r"paleo|low[- ]carb|off (?:dairy|sugar|gluten|carbs|meat|alcohol)|team \w+)\b"
+    r"|讨厌|不喜欢|受不了|不吃|不碰|不喝|吃素|素食|生酮|低碳|戒糖|控糖|只吃|只喝|从不|从来不|(?i:low carb|keto)"
+)
+_CONDITION = re.compile(
+    r"(?i)\b(?:allergic|allergy|intoleran(?:t|ce)|diabetes|diabetic|sugar|blood pressure|injur(?:y|ed)|torn|broken|sprain(?:ed)?|"
+    r"frozen shoulder|can't|cannot|no (?:running|lifting|sport|dairy|stairs)|off (?:dairy|work|running)|reactive|reflux|eczema|asthma)\b"
+    r"|过敏|不耐受|血糖|血压|糖尿病|受伤|骨折|扭伤|拉伤|突出|发炎|不能|别(?:跑|吃|喝|动)|少吃|忌口|近视|甲减|甲亢"
+)
 # A medication changed for another: the message says so; the old one is any that was taken.
 _MEDICATION_SWITCH = re.compile(
     r"(?i)\b(?:switched|changed|moved|put)\s+(?:me\s+)?(?:from\s+\S+\s+)?(?:to|onto|on)\s+(?:a\s+new\s+)?\w+"
@@ -373,6 +386,22 @@ def _pets_gone(text: str) -> set[str]:
     return {name for name in found if name not in _NOT_PET_NAMES and not kinds_in(name) and len(name) >= 2 and name[0] not in "我你他她它咱大"}
 
 
+_GENERIC_TERMS = frozenset({"医生", "大夫", "复查", "结果", "以后", "现在", "今天", "昨天", "doctor", "said", "says", "with", "that", "this", "just", "really"})
+
+
+def _terms(text: str) -> set[str]:
+    """Words two statements can share about one thing: Chinese bigrams, English words of four
+    letters or more (a plural as its singular), not the generic ones."""
+    out = set()
+    for token in tokens(text, query=True):
+        if token.isascii():
+            if len(token) >= 4 and token not in EN_STOP:
+                out.add(token[:-1] if token.endswith("s") and len(token) > 4 else token)
+        elif len(token) >= 2:
+            out.add(token)
+    return out - _GENERIC_TERMS
+
+
 def _the_users(text: str) -> bool:
     """Whether `text` is about the user's own life: said of the user, or of their pet ("狗子送回
     老家给爸妈养了", "our dog Waffles is 14 now"), not of another person ("my sister sold her car")."""
@@ -467,6 +496,11 @@ class UpdateDecision:
             replaced += self._former_partners(at, taken())
         if topic is not None and topic.slot == "user.health" and RECOVERED.search(said):
             replaced += self._health_before(_RESTRICTION, at, taken())
+        whole = turn.content if turn is not None and isinstance(turn.content, str) else said
+        if not TENTATIVE.search(said) and not about_someone_else(said) and (RECOVERED.search(said) or REVERSED.search(said)):
+            # "皮试结果阴性 以后阿莫西林都能用" after "我对青霉素过敏"; "打脸了 天天单曲循环" after
+            # "我超讨厌K-pop": the condition or the dislike it turns around
+            replaced += self._turned_around(whole, at, taken(), recovered=RECOVERED.search(said) is not None)
         if (gone := _pets_gone(said)) and _the_users(said):
             replaced += self._of_pets_named(gone, taken())
         if candidate.event_at is not None and RESCHEDULED.search(said):
@@ -698,6 +732,26 @@ class UpdateDecision:
                         and not quit.search(memory.content) and not about_someone_else(memory.content)):
                     out.append(memory)
                     taken.add(memory.id)
+        return out
+
+    def _turned_around(self, message: str, at: float, taken: set[int], *, recovered: bool) -> list[Memory]:
+        """What a recovery or a change of heart ends: the user's conditions (a recovery) or dislikes
+        and restrictions (a change of heart) from before `at` that share a word with the message;
+        failing that, the only one said in the last year."""
+        kinds = _CONDITION if recovered else _DISLIKE
+        found = [
+            m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
+            if m.id not in taken and m.created_at < at and m.category is not Category.GOAL
+            and kinds.search(m.content) and not about_someone_else(m.content)
+            and (not recovered or m.topic in (None, "user.health", "user.allergy", "user.diet"))
+        ]
+        terms = _terms(message)
+        out = [m for m in found if terms & _terms(m.content)]
+        if not out:
+            recent = [m for m in found if m.created_at >= at - 365 * 86400]
+            # one message's statements, with the facts distilled from them
+            out = recent if len({m.created_at for m in recent}) == 1 else []
+        taken.update(m.id for m in out)
         return out
 
     def _things_of(self, kinds: set[str], said: str, at: float, taken: set[int]) -> list[Memory]:

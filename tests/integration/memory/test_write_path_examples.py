@@ -94,6 +94,12 @@ def test_a_change_leaves_the_other_facts_of_the_same_sentence(
         ("I'm in Leeds, it rains all week", "the view from our new flat in Bristol is lovely", "Leeds"),
         ("我在Calgary 天天下雪", "Sydney这边的夏天太热了 第一次晒伤", "Calgary"),
         ("我在成都住了三年了", "终于在厦门落脚了 离海边很近", "成都住了三年"),
+        # a recovery ends the condition; a change of heart the dislike or the restriction
+        ("I'm allergic to shellfish, found out the hard way", "allergist retested me and the results came back negative", "shellfish"),
+        ("我对芒果过敏 一吃就起疹子", "复查结果阴性 芒果可以吃了", "芒果过敏"),
+        ("我超讨厌香菜", "打脸了 昨天吃了香菜牛肉 真香", "讨厌香菜"),
+        ("I only drink decaf, caffeine wrecks me", "three espressos today, who even am i", "decaf"),
+        ("最近在生酮 碳水一口不吃", "不折腾了 今天早饭吃了包子", "生酮"),
         # work and study that ended or started, said without a word of leaving
         ("I work at Brightwell Bank as a teller", "turned in my badge today, on to the next thing", "Brightwell"),
         ("我在美团做运营", "下周一去腾讯报到", "美团"),
@@ -119,6 +125,9 @@ def test_a_change_told_by_what_happened_ends_the_old_statement(
         ("I drive a Honda Civic", "thinking about getting a Tesla next year", "Civic"),
         ("I work at Brightwell Bank", "my coworker turned in her badge today", "Brightwell"),
         ("我的手机是iPhone 13", "我也买了个新的平板", "iPhone 13"),
+        ("my brother is allergic to peanuts, I'm allergic to nothing", "his tests came back negative!", "peanuts"),
+        ("我对青霉素过敏", "我妈的检查结果都正常", "青霉素"),
+        ("I hate running", "I'm allergic to cats too", "hate running"),
     ],
 )
 def test_what_happened_to_someone_else_or_another_thing_ends_nothing(
