@@ -158,7 +158,7 @@ CORRECTING = re.compile(
 # marker stands in for the one it corrects. Found near the start of a message only ("是不是
 # header 写错了" asks about code).
 CORRECTION = re.compile(
-    r"(?i)\b(?:wait,?\s+no|no,?\s+wait|actually,?\s+no|(?:sorry|oops),?\s+(?:typo|wrong|i meant|i mean)|typo|i mixed (?:that|it|them|those) up"
+    r"(?i)\b(?:wait,?\s+no|no,?\s+wait|actually,?\s+no|(?:sorry|oops),?\s+(?:typo|wrong|i meant|i mean)|typo|autocorrect|i was wrong|i mixed (?:that|it|them|those) up"
     r"|got (?:that|it|them) mixed up|i meant|i misspoke|my bad|correction|scratch that|i got (?:that|it) wrong|i said (?:that |it )?wrong"
     r"|(?:wait|oops|sorry|no|ugh)[,.!\s]+(?:that's\s+|thats\s+)?wrong)\b"
     r"|(?<!对)不对(?![劲付称外口])|(?:说|记|写|打|讲)错了|口误|(?:更正|纠正)一下|手滑"

@@ -65,6 +65,9 @@ from assistant.memory.types import (
 # least this near to it (rescaled similarity).
 _CORRECTED_SIMILARITY = 0.3
 _CORRECTS_WITHIN = 3 * 86400
+# ... or, when it gives a name spelled again or a number of the same shape ("lol i was wrong,
+# it's locker 181" a week after "my gym locker is 118"), a statement of these last weeks.
+_RESPELLS_WITHIN = 30 * 86400
 # A number with what names it: "CX 872", "初二", "7岁", "3rd grade" (its shape: the same with "#"
 # for the number, as "CX #", "初#").
 _NUMERAL = r"(?:\d+|[一二两三四五六七八九十]+)"
@@ -885,23 +888,24 @@ class UpdateDecision:
         nearest to it in meaning ("it's Kaitlyn, with a K and a y" → "my sister's name is
         Caitlin"), when near enough; for one that names a day ("sorry 说错了，是周四上午11点"), the
         newest plan of those days."""
-        def recent(memory: Memory) -> bool:
-            return memory.id not in taken and at - _CORRECTS_WITHIN <= memory.created_at < at and memory.source is not Source.ASSISTANT
+        def recent(memory: Memory, within: float = _CORRECTS_WITHIN) -> bool:
+            return memory.id not in taken and at - within <= memory.created_at < at and memory.source is not Source.ASSISTANT
 
-        latest = [m for m in self.service.store.list(order="created_at DESC", limit=30) if recent(m)]
+        weeks = [m for m in self.service.store.list(order="created_at DESC", limit=60) if recent(m, _RESPELLS_WITHIN)]
+        latest = [m for m in weeks if recent(m)]
         if candidate.event_at is not None:
             plans = [m for m in latest if m.category is Category.GOAL and m.event_at is not None]
             if plans:
                 return [plans[0]]
         # a name spelled again ("it's Kaitlyn, with a K" after "Caitlin", "Stephen" after "Steven")
         names = {w.casefold() for w in _CAPITAL_WORD.findall(candidate.content) if not _DATE_WORDS.match(w)} - EN_STOP
-        for memory in latest:
+        for memory in weeks:
             said = {w.casefold() for w in _CAPITAL_WORD.findall(memory.content)} - names
             if any(_respelled(a, b) for a in names for b in said):
                 return [memory]
         # a number or a code given again ("是初三" after "上初二", "是 CX 880" after "CX 872")
         shapes = {_shape(n): n for n in _NUMBERED.findall(candidate.content)}
-        for memory in latest:
+        for memory in weeks:
             if any(_shape(n) in shapes and shapes[_shape(n)] != n for n in _NUMBERED.findall(memory.content)):
                 return [memory]
         for memory, sim in self.similar(CORRECTION.sub(" ", candidate.content), None, limit=12):

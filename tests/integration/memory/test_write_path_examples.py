@@ -882,6 +882,16 @@ def test_a_correction_replaces_what_it_corrects(
         assert stays in contents(profile)
 
 
+def test_a_name_or_number_corrected_weeks_later_still_replaces(profile: Profile, clock: ManualClock) -> None:
+    # a name spelled again or a number of the same shape is sure enough to look back weeks;
+    # a correction by meaning alone looks back only a few days
+    say(profile, clock, "my daughter's name is Kaitlin, she's 7", "I work at Acme as a designer")
+    clock.advance(timedelta(days=12))
+    say(profile, clock, "sorry autocorrect, it's Caitlyn", "oops typo, it's the blue one")
+    stored = contents(profile)
+    assert "Kaitlin" not in stored and "Caitlyn" in stored and "Acme" in stored
+
+
 def test_what_only_sounds_like_a_correction_replaces_nothing(profile: Profile, clock: ManualClock) -> None:
     # the marker far into a message, or a "wrong" that is someone else's: nothing is corrected
     say(profile, clock, "我在杭州做会计，平时喜欢爬山", "我同事今天把报表数字写错了，被老板骂了一顿，我在旁边看着好尴尬")
