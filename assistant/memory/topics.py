@@ -249,6 +249,18 @@ REVERSED = re.compile(
     r"not so bad after all|i was wrong|converted me|i'm a convert|won me over)\b"
     r"|打脸|真香|沦陷|我宣布|之前的我错了|以前的我错了|爱上了|路转粉|不折腾了|不想回去了?|不那么严格了|放开吃|不忌口了|入坑了"
 )
+# Going without a habit for a while: "day 21 with zero monster", "整整一个月没碰珍珠了",
+# "haven't chewed them in like 6 weeks", "3 months nicotine free", "卸载了 一个月了".
+_SPAN_ZH = r"(?:[\d一二两三四五六七八九十百半几]+|整整)[^，。,！!]{0,3}(?:天|周|星期|个月|月|年)"
+ABSTAINED = re.compile(
+    rf"{_SPAN_ZH}(?:了)?[^，。,！!]{{0,6}}(?:没碰|没喝|没吃|没抽|没刷|没玩|没打|一根没|一口没|一滴没|滴酒未沾)"
+    rf"|(?:没碰|没喝|没抽|没刷|没玩)(?:过)?[^，。,！!]{{0,3}}(?:已经)?{_SPAN_ZH}|卸载了?.{{0,4}}{_SPAN_ZH}"
+    r"|(?i:\bday \d+ (?:with(?:out| zero| no)|of no|sober|clean|free)\b"
+    r"|\b(?:\d+|a|one|two|three|four|five|six)\s+(?:days?|weeks?|months?)\s+(?:with(?:out| zero| no)|of no)\b"
+    r"|\b\d+\s*(?:days?|weeks?|months?|years?)\s+(?:\w+[- ])?(?:free|clean|sober)\b"
+    r"|\b(?:zero|no)\s+\w+\s+(?:for|in)\s+(?:like\s+|over\s+)?(?:\d+|a|two|three|four|five|six)\s+(?:days?|weeks?|months?)\b"
+    r"|\bhaven'?t\s+(?:had|touched|chewed|smoked|drunk|bitten|vaped|played|opened|gamed)\b.{0,30}?\b(?:in|for)\s+(?:like\s+|over\s+)?(?:\d+|a|two|three|four|five|six)\s+(?:days?|weeks?|months?)\b)"
+)
 # Better again: what kept the user from things is over ("physio cleared me", "医生说恢复得挺好").
 RECOVERED = re.compile(
     r"(?i)\b(?:cleared me|all[- ]clear|healed|recovered|back to normal|fully fit|good as new|outgrown|outgrew|"

@@ -32,6 +32,7 @@ from assistant.memory.store import NewMemory
 from assistant.memory.text import EN_STOP, has_cjk, match_expression, normalize, tokens
 from assistant.memory.things import arrived_kinds, gone_kinds, is_pet, kinds_in
 from assistant.memory.topics import (
+    ABSTAINED,
     BY_SLOT,
     CHANGE,
     ENDED,
@@ -245,6 +246,11 @@ _CONDITION = re.compile(
     r"frozen shoulder|can't|cannot|no (?:running|lifting|sport|dairy|stairs)|off (?:dairy|work|running)|reactive|reflux|eczema|asthma)\b"
     r"|过敏|不耐受|血糖|血压|糖尿病|受伤|骨折|扭伤|拉伤|突出|发炎|不能|别(?:跑|吃|喝|动)|少吃|忌口|近视|甲减|甲亢"
 )
+# A habit: what the user does every day, every night, all day.
+_HABIT = re.compile(
+    r"(?i)\b(?:every ?day|every (?:night|morning|evening)|a day|all day|daily|per day|each (?:day|night|morning)|constantly|"
+    r"every single day|nightly|like \d+ a day)\b|每天|天天|每晚|每早|一天(?:得|要|都)?|每日|整天|戒不掉"
+)
 # A medication changed for another: the message says so; the old one is any that was taken.
 _MEDICATION_SWITCH = re.compile(
     r"(?i)\b(?:switched|changed|moved|put)\s+(?:me\s+)?(?:from\s+\S+\s+)?(?:to|onto|on)\s+(?:a\s+new\s+)?\w+"
@@ -389,7 +395,10 @@ def _pets_gone(text: str) -> set[str]:
     return {name for name in found if name not in _NOT_PET_NAMES and not kinds_in(name) and len(name) >= 2 and name[0] not in "我你他她它咱大"}
 
 
-_GENERIC_TERMS = frozenset({"医生", "大夫", "复查", "结果", "以后", "现在", "今天", "昨天", "doctor", "said", "says", "with", "that", "this", "just", "really"})
+_GENERIC_TERMS = frozenset(
+    "医生 大夫 复查 结果 以后 现在 今天 昨天 每天 天天 一天 每晚 一个 个月 已经 整整 最近 感觉 "
+    "doctor said says with that this just really every daily night today week month year days weeks months years".split()
+)
 
 
 def _terms(text: str) -> set[str]:
@@ -500,10 +509,14 @@ class UpdateDecision:
         if topic is not None and topic.slot == "user.health" and RECOVERED.search(said):
             replaced += self._health_before(_RESTRICTION, at, taken())
         whole = turn.content if turn is not None and isinstance(turn.content, str) else said
-        if not TENTATIVE.search(said) and not about_someone_else(said) and (RECOVERED.search(said) or REVERSED.search(said)):
+        if not TENTATIVE.search(said) and not about_someone_else(said):
             # "皮试结果阴性 以后阿莫西林都能用" after "我对青霉素过敏"; "打脸了 天天单曲循环" after
-            # "我超讨厌K-pop": the condition or the dislike it turns around
-            replaced += self._turned_around(whole, at, taken(), recovered=RECOVERED.search(said) is not None)
+            # "我超讨厌K-pop"; "整整一个月没碰珍珠了" after "每天都要喝两杯奶茶": the condition,
+            # the dislike or the habit it turns around
+            for turn_rx, kind in ((RECOVERED, _CONDITION), (REVERSED, _DISLIKE), (ABSTAINED, _HABIT)):
+                # (a span of time without it may be split off: "卸载了 已经一个月了")
+                if turn_rx.search(said) or (kind is _HABIT and turn_rx.search(whole) and not TENTATIVE.search(whole)):
+                    replaced += self._turned_around(whole, at, taken(), kind)
         if (gone := _pets_gone(said)) and _the_users(said):
             replaced += self._of_pets_named(gone, taken())
         if candidate.event_at is not None and RESCHEDULED.search(said):
@@ -737,16 +750,15 @@ class UpdateDecision:
                     taken.add(memory.id)
         return out
 
-    def _turned_around(self, message: str, at: float, taken: set[int], *, recovered: bool) -> list[Memory]:
-        """What a recovery or a change of heart ends: the user's conditions (a recovery) or dislikes
-        and restrictions (a change of heart) from before `at` that share a word with the message;
-        failing that, the only one said in the last year."""
-        kinds = _CONDITION if recovered else _DISLIKE
+    def _turned_around(self, message: str, at: float, taken: set[int], kind: re.Pattern[str]) -> list[Memory]:
+        """What a recovery, a change of heart or a habit dropped ends: the user's statements of
+        `kind` (conditions, dislikes and restrictions, habits) from before `at` that share a word
+        with the message; failing that, those of the only message of that kind in the last year."""
         found = [
             m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
             if m.id not in taken and m.created_at < at and m.category is not Category.GOAL
-            and kinds.search(m.content) and not about_someone_else(m.content)
-            and (not recovered or m.topic in (None, "user.health", "user.allergy", "user.diet"))
+            and kind.search(m.content) and not about_someone_else(m.content)
+            and (kind is not _CONDITION or m.topic in (None, "user.health", "user.allergy", "user.diet"))
         ]
         terms = _terms(message)
         out = [m for m in found if terms & _terms(m.content)]

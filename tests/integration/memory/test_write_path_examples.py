@@ -100,6 +100,10 @@ def test_a_change_leaves_the_other_facts_of_the_same_sentence(
         ("我超讨厌香菜", "打脸了 昨天吃了香菜牛肉 真香", "讨厌香菜"),
         ("I only drink decaf, caffeine wrecks me", "three espressos today, who even am i", "decaf"),
         ("最近在生酮 碳水一口不吃", "不折腾了 今天早饭吃了包子", "生酮"),
+        # a habit gone without for a while
+        ("I drink like 3 cans of Red Bull a day", "two weeks with zero red bull, headaches gone", "3 cans"),
+        ("我每天晚上都要刷两小时小红书", "卸载了 已经一个月了", "两小时小红书"),
+        ("每天下午都要一杯奶茶", "整整三周没喝奶茶了 瘦了两斤", "一杯奶茶"),
         # work and study that ended or started, said without a word of leaving
         ("I work at Brightwell Bank as a teller", "turned in my badge today, on to the next thing", "Brightwell"),
         ("我在美团做运营", "下周一去腾讯报到", "美团"),
@@ -128,6 +132,8 @@ def test_a_change_told_by_what_happened_ends_the_old_statement(
         ("my brother is allergic to peanuts, I'm allergic to nothing", "his tests came back negative!", "peanuts"),
         ("我对青霉素过敏", "我妈的检查结果都正常", "青霉素"),
         ("I hate running", "I'm allergic to cats too", "hate running"),
+        ("我每天跑步五公里", "我三天没睡好了", "跑步五公里"),
+        ("I drink 2 coffees a day", "my dad's been 3 months sober", "2 coffees"),
     ],
 )
 def test_what_happened_to_someone_else_or_another_thing_ends_nothing(
