@@ -37,6 +37,7 @@ from typing import Any
 from assistant.app import Profile
 from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
+from assistant.errors import InputError
 from assistant.evaluation.scenarios import LANGS, ScenarioFormatError
 from assistant.memory.api import Embedder
 from assistant.memory.types import Memory, Status, Turn
@@ -97,9 +98,13 @@ def _pair(obj: Any, line: int) -> UpdatePair:
 def load_pairs(path: Path) -> list[UpdatePair]:
     """The pairs of a file; `ScenarioFormatError` names the first bad line."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioFormatError(0, f"cannot read {path}: {exc}") from exc
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read update-pair file {path}: {exc.strerror or exc}", "Check the path given to --updates.") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8 text", "Save the update-pair file as UTF-8 JSON Lines.") from exc
     pairs: list[UpdatePair] = []
     ids: set[str] = set()
     for n, raw in enumerate(text.splitlines(), 1):
@@ -115,7 +120,7 @@ def load_pairs(path: Path) -> list[UpdatePair]:
         ids.add(pair.id)
         pairs.append(pair)
     if not pairs:
-        raise ScenarioFormatError(0, "the file holds no pairs")
+        raise InputError(f"{path} holds no update pairs", "Each non-blank line is one pair (docs/eval-format.md).")
     return pairs
 
 

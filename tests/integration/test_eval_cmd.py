@@ -73,3 +73,59 @@ def test_blind_run_prints_and_writes_scores_only(data_dir: Path, tmp_path: Path,
     assert (scores["missed_not_injected"], scores["missed_not_stored"], scores["missed_not_active"]) == (1, 1, 0)
     assert scores["missed_empty_block"] == 1 and scores["probe_pass_rate"] == 0.0
     assert all(scores[f"leaked_{kind}"] == 0 for kind in ("after_forget", "about_others", "tells_history", "no_topic", "older_of_topic", "sole_of_topic", "unattributed"))
+
+
+def _pairs(tmp_path: Path, *pairs: dict[str, object]) -> Path:
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("\n".join(json.dumps(p, ensure_ascii=False) for p in pairs) + "\n", encoding="utf-8")
+    return path
+
+
+MOVE = {"id": "p1", "lang": "en", "kind": "city", "before": "I live in Leeds with my dog Pico",
+        "after": "I just moved to Lyon last week", "replaces": True, "gone": ["Leeds"], "kept": ["Pico"]}
+ADDITION = {"id": "p2", "lang": "en", "kind": "pet", "before": "I have a dog named Pico",
+            "after": "we also adopted a cat, Miso", "replaces": False, "kept": ["Pico"]}
+
+
+def test_update_pairs_are_scored(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "pairs.json"
+    assert main(["eval", "--updates", str(_pairs(tmp_path, MOVE, ADDITION)), "--json", str(out), "-q"]) == 0
+    scores = json.loads(out.read_text(encoding="utf-8"))
+    assert scores["pairs"] == 2 and scores["tested"] == 2
+    # the move took and left the dog; the cat replaced nothing
+    assert scores["update_recall"] == 1.0 and scores["collateral_rate"] == 0.0 and scores["false_update_rate"] == 0.0
+    assert [r["passed"] for r in scores["pair_results"]] == [True, True]
+    assert "update_recall" in capsys.readouterr().out
+
+
+def test_blind_update_pairs_keep_scores_only(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "pairs.json"
+    assert main(["eval", "--updates", str(_pairs(tmp_path, MOVE)), "--json", str(out), "--blind"]) == 0
+    scores = json.loads(out.read_text(encoding="utf-8"))
+    assert "pair_results" not in scores and "by_kind" not in scores
+    printed = capsys.readouterr()
+    assert "p1" not in printed.out + printed.err and "Leeds" not in printed.out + printed.err
+
+
+@pytest.mark.parametrize(
+    ("pair", "reason"),
+    [
+        ({**MOVE, "gone": ["Paris"]}, "does not occur in 'before'"),
+        ({**MOVE, "gone": []}, "names what is gone"),
+        ({**ADDITION, "kept": []}, "names what is kept"),
+        ({**MOVE, "replaces": "yes"}, "true or false"),
+        ({**MOVE, "lang": "fr"}, "'lang' must be one of"),
+        ({**MOVE, "expect": ["Lyon"]}, "unknown keys"),
+    ],
+)
+def test_a_malformed_pair_file_names_the_line(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], pair: dict[str, object], reason: str
+) -> None:
+    assert main(["eval", "--updates", str(_pairs(tmp_path, ADDITION, pair))]) != 0
+    err = capsys.readouterr().err
+    assert "line 2" in err and reason in err
+
+
+def test_an_unreadable_pair_file_says_what_to_do(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--updates", str(tmp_path / "missing.jsonl")]) != 0
+    assert "--updates" in capsys.readouterr().err

@@ -16,6 +16,7 @@ from assistant.evaluation.scenarios import (
     ScenarioFormatError,
     load_scenarios,
 )
+from assistant.evaluation.updates import load_pairs
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -338,6 +339,14 @@ def test_every_scenario_file_loads(path: Path) -> None:
     for sc in scenarios:
         sessions = [e.session for e in sc.events if isinstance(e, Message)]
         assert sessions, f"{sc.id}: a scenario with no messages tests nothing"
+
+
+PAIR_FILES = sorted((SCENARIO_DIR / "updates").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", PAIR_FILES, ids=[p.name for p in PAIR_FILES])
+def test_every_update_pair_file_loads(path: Path) -> None:
+    assert len(load_pairs(path)) >= 100
 
 
 def test_smoke_set_is_a_subset_of_dev() -> None:
