@@ -149,7 +149,23 @@ def _topic_skill(embedder: Embedder) -> dict[str, float]:
 
     texts = [t for protos in TOPIC_PROTOTYPES.values() for t in protos]
     labels = [slot for slot, protos in TOPIC_PROTOTYPES.items() for _ in protos]
-    return skill(texts, labels, embedder.embed(texts))
+    return skill(texts, labels, prototype_vectors(embedder, texts))
+
+
+_prototype_cache: dict[str, dict[str, np.ndarray]] = {}
+_prototype_lock = threading.Lock()
+
+
+def prototype_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """The vectors of labelled prototype sentences, embedded once per model however many parts
+    ask (the floors here and the topic classifier read the same topic prototypes)."""
+    name = embedder.vector_space
+    with _prototype_lock:
+        known = _prototype_cache.setdefault(name, {})
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            known.update(zip(missing, embedder.embed(missing), strict=True))
+        return np.stack([known[t] for t in texts])
 
 
 def _mean_off_diagonal(block: np.ndarray) -> float:

@@ -26,7 +26,7 @@ from assistant.memory.embedder import Embedder
 from assistant.memory.extract.common import WORLD_CITIES, ZH_CITIES
 from assistant.memory.people import about_someone_else, people_in
 from assistant.memory.prototypes import TOPIC_PROTOTYPES
-from assistant.memory.similarity import floors, script, skill
+from assistant.memory.similarity import floors, prototype_vectors, script, skill
 from assistant.memory.text import EN_STOP, tokens
 
 
@@ -417,7 +417,7 @@ class TopicClassifier:
             if name not in self._cache:
                 texts = [p for t in TOPICS for p in t.prototypes]
                 labels = [t for t in TOPICS for _ in t.prototypes]
-                vectors = self.embedder.embed(texts)
+                vectors = prototype_vectors(self.embedder, texts)
                 skills = skill(texts, [t.slot for t in labels], vectors)
                 by_script: dict[str, tuple[np.ndarray, list[Topic], float]] = {}
                 for lang in skills:
