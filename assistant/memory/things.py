@@ -34,6 +34,8 @@ _KINDS: dict[str, tuple[str, str]] = {
     "vacuum": (r"vacuum|hoover|roomba|dyson", r"吸尘器|扫地机|扫地机器人|戴森"),
     "router": (r"router|wi-?fi router|mesh", r"路由器|路由"),
     "console": (r"nintendo switch|playstation|ps5|ps4|xbox|steam deck", r"游戏机"),
+    "headphones": (r"headphones|earbuds|airpods|earphones", r"耳机"),
+    "bike": (r"bike|bicycle|road bike", r"自行车|单车|公路车|山地车"),
     "dog": (r"dog|pup|puppy|doggo|corgi|shiba|greyhound|labrador|retriever|poodle|terrier|husky|old boy|old girl",
             r"狗|狗子|狗狗|柯基|柴犬|金毛|泰迪|哈士奇|拉布拉多|边牧|田园犬"),
     "cat": (r"cat|kitty|kitten", r"猫|猫咪|橘猫|布偶|英短|美短|狸花"),
@@ -53,8 +55,9 @@ _KIND_RX = {
 GONE = re.compile(
     r"(?i)\b(?:sold|selling it|gave (?:it|him|her|them) (?:away|to)|gave away|went to (?:a|my|our|the)|rehome[ds]?|rehoming|donated|"
     r"(?:got|was|been) stolen|stolen|totall?ed|written off|wrote (?:it|her|him) off|scrapped|died on|finally died|gave up the ghost|"
-    r"retired|traded (?:it )?in|passed away|put (?:him|her|it) down|buried|crossed the rainbow bridge|said goodbye)\b"
-    r"|送给|送人|送走|送回|托付|转送|给了?我(?:爸|妈|姐|哥|弟|妹|老婆|老公|儿子|女儿|朋友)(?:了|用|玩)|挂(?:了)?闲鱼|出掉了|转手|卖了|卖掉|被偷|偷了|丢了|扔了"
+    r"retired|traded (?:it )?in|passed away|put (?:him|her|it) down|buried|crossed the rainbow bridge|said goodbye|"
+    r"returned (?:it|them)|handed (?:it|them) down|passed (?:it|them) (?:on|down)|got rid of|gave my old)\b"
+    r"|送给|送人|送走|送回|托付|转送|转卖|退货|退掉了|留给|给了?我(?:爸|妈|姐|哥|弟|妹|老婆|老公|儿子|女儿|朋友)(?:了|用|玩)|挂(?:了)?闲鱼|出掉了|转手|卖了|卖掉|被偷|偷了|丢了|扔了"
     r"|报废|退役|修不起|没气了|去世|走了|彩虹桥|汪星|喵星|埋在|埋了|送养|领养走",
     re.ASCII,
 )
@@ -63,8 +66,9 @@ GONE = re.compile(
 # someone else, checked by the caller) nor "also got a second one".
 ARRIVED = re.compile(
     r"(?i)\b(?:arrived|came today|showed up|picked up (?:my|a|the|our)|got (?:a|an|my|the|our) (?:new|used|first|refurbished)|"
-    r"bought (?:a|an|my|the|our)|went (?:mirrorless|electric)|upgraded to|switched to|caved and bought)\b"
-    r"|到了|到手|入了|入手|新买的|刚买了|买了(?:一?[台部块辆个把])|收到了?(?:一?[台部块辆个把])|换了(?:一?[台部块辆个把])|提车|提了(?:一?辆)",
+    r"bought (?:a|an|my|the|our)|went (?:mirrorless|electric)|upgraded to|switched to|caved and bought|just got (?:a|an|the|my)|"
+    r"treated myself to (?:a|an|the)|finally (?:got|bought) (?:a|an|the|my))\b"
+    r"|到了|到手|入了|入手|新买的|刚买了|新入|换新|买了(?:一?[台部块辆个把])|收到了?(?:一?[台部块辆个把])|换了(?:一?[台部块辆个把])|提车|提了(?:一?辆)",
     re.ASCII,
 )
 _MORE = re.compile(r"(?i)\b(?:also|another|second|too|as well|extra|spare|backup)\b|也|还|又|另一|第二|多了")
@@ -97,7 +101,9 @@ def arrived_kinds(clause: str) -> set[str]:
     """The one-at-a-time kinds a clause says a new one of arrived."""
     if not ARRIVED.search(clause) or _MORE.search(clause) or _FOR_SOMEONE.search(clause):
         return set()
-    return kinds_in(clause) & ONE_AT_A_TIME
+    # the thing that came is the first one named: "just got a Pixel 9, the camera is wild" is a phone
+    found = [(m.start(), kind) for kind, rx in _KIND_RX.items() if kind in ONE_AT_A_TIME and (m := rx.search(clause))]
+    return {min(found)[1]} if found else set()
 
 
 def is_pet(kind: str) -> bool:

@@ -35,6 +35,9 @@ def test_kinds_in(text: str, kinds: set[str]) -> None:
         # "the old one" takes its kind from the message
         ("旧的挂闲鱼了", "新表到了 Coros Pace 3 续航好强 旧的挂闲鱼了", {"watch"}),
         ("原来那台给我妈了", "刚入了个小米手机 原来那台给我妈了", {"phone"}),
+        ("airpods丢了", "airpods丢了 好心疼", {"headphones"}),
+        ("把旧自行车转卖了", "把旧自行车转卖了", {"bike"}),
+        ("returned it, the watch was too big", "returned it, the watch was too big", {"watch"}),
         # a kind with nothing gone
         ("my phone is so slow", "my phone is so slow", set()),
         ("给我妈买手机", "给我妈买手机", set()),
@@ -50,7 +53,10 @@ def test_gone_kinds(clause: str, message: str, kinds: set[str]) -> None:
         ("framework laptop arrived!!", {"laptop"}),
         ("生日收到了一块华为手表", {"watch"}),
         ("picked up my first car today! 2016 Golf", {"car"}),
+        ("just got a Pixel 9, the camera is wild", {"phone"}),
+        ("treated myself to a kindle", {"tablet"}),
         # one of a kind people have several of, a second one, a present, no arrival
+        ("new headphones arrived", set()),
         ("the new puppy arrived", set()),
         ("我也买了个新的平板", set()),
         ("got a new phone for my mom", set()),
