@@ -34,7 +34,7 @@ from assistant.memory.people import FIRST_PERSON, about_someone_else
 from assistant.memory.prototypes import DURABLE_PROTOTYPES, NOISE_PROTOTYPES
 from assistant.memory.similarity import script, skill
 from assistant.memory.things import arrived_kinds, gone_kinds
-from assistant.memory.topics import ABSTAINED, ENDED, REVERSED, Topic
+from assistant.memory.topics import ABSTAINED, ENDED, REVERSED, SINGLE, Topic
 
 GREETING = re.compile(
     r"(?i)^(?:hi|hello|hey|heya|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|morning|night|gn|bye|goodbye|see you|see ya|later|cya|"
@@ -361,7 +361,7 @@ class NoiseFilter:
             score += 0.4  # "tough mudder's off", "黄山不去了": what ended is news about the user
         # "Norway is off" (a named thing of theirs ended); "打脸了", "who even am i" (a change of heart)
         named_end = user_subject and ((ENDED.search(text) is not None and bool(_ended_names(text))) or REVERSED.search(text) is not None
-                                       or ABSTAINED.search(text) is not None)
+                                       or ABSTAINED.search(text) is not None or SINGLE.search(text) is not None)
         if named_end:
             score += 0.8  # "Norway is off, the flights doubled": a named thing of theirs ended, as they say
         if user_subject and (gone_kinds(text, text) or arrived_kinds(text)):

@@ -283,11 +283,30 @@ RESCHEDULED = re.compile(
     r"|改(?:到|成|在)|推迟到|延期到|提前到|挪到|换到|延到"
 )
 # Ending a relationship without naming anyone: what named a partner ends.
-_PARTNER = re.compile(r"(?i)\b(?:boyfriend|girlfriend|partner|bf|gf|fianc[ée]e?|husband|wife)\b|男朋友|女朋友|男友|女友|对象|男票|女票")
+_PARTNER = re.compile(
+    r"(?i)\b(?:boyfriend|girlfriend|partner|bf|gf|fianc[ée]e?|husband|wife)\b|男朋友|女朋友|男友|女友|对象|男票|女票"
+    # "me and Marcus have been together 3 years", "我和阿哲在一起四年了", "同居"
+    r"|(?i:\b(?:been )?together (?:for )?(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?)\b)|在一起.{0,4}(?:年|个月)|同居"
+)
 SINGLE = re.compile(
     r"(?i)\b(?:been|i'm|im|now|newly|back to being)\s+single\b|\bwe (?:just )?(?:broke up|split up|called it quits)\b"
     r"|单身了|恢复单身|现在单身|^(?:我们|我俩|我和他|我和她|我跟他|我跟她)(?:已经|还是|终于)?分(?:手)?了"
+    # "分了 别问", "2 weeks since the breakup", "called off the engagement", "那个人的东西都打包寄回去了"
+    r"|^分了|(?i:\b(?:since|after) the break-?up\b|\bcalled off the (?:engagement|wedding)\b|\bthe engagement is off\b|\bmy ex\b)"
+    r"|他的东西都|她的东西都|那个人的东西"
 )
+# A partner now: what the user said of being single ends ("跟小周领证了", "Priya moved in last week").
+PARTNERED = re.compile(
+    r"(?i)\b(?:got married|got engaged|(?:he|she|they) moved in|moved in (?:with me|together)|(?:my|our) (?:wedding|engagement) (?:was|went)|"
+    r"we're (?:engaged|married|dating|together)|i'm (?:engaged|married|seeing someone|dating someone))\b|(?-i:[A-Z][a-z]+) moved in\b"
+    r"|领证了|结婚了|订婚了|脱单了|在一起了|(?:他|她)搬(?:过来|进来)|搬过来(?:一起)?住"
+)
+_SINGLE_NOW = re.compile(r"(?i)\b(?:single|not dating|no partner|live alone|living alone)\b|单身|一个人住|没对象|母胎solo")
+
+
+def says_single(text: str) -> bool:
+    """Whether `text` says the user is single or lives alone ("single dad", "我单身 一个人住")."""
+    return _SINGLE_NOW.search(text) is not None
 
 
 def names_a_partner(text: str) -> bool:

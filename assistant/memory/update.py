@@ -38,6 +38,7 @@ from assistant.memory.topics import (
     ENDED,
     HOMETOWN,
     LIVES_NOW,
+    PARTNERED,
     RECOVERED,
     RESCHEDULED,
     REVERSED,
@@ -47,6 +48,7 @@ from assistant.memory.topics import (
     cue_topics,
     names_a_partner,
     new_values,
+    says_single,
     value_terms,
     value_words,
 )
@@ -523,6 +525,9 @@ class UpdateDecision:
             message = turn.content if turn is not None and isinstance(turn.content, str) else said
             replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
         replaced += self._going_with(replaced, at, set(keep))
+        if PARTNERED.search(said) and not TENTATIVE.search(said) and not about_someone_else(said):
+            # after what goes with the rest: "single dad" goes, "my daughter Mila is 6" beside it stays
+            replaced += self._said_single(at, taken())
         if (not replaced and candidate.kind is Kind.EPISODIC and candidate.category is not Category.GOAL
                 and (CHANGE.search(said) or ENDED.search(said)) and not _ADDED.search(said) and not TENTATIVE.search(said)
                 and not about_someone_else(said)):
@@ -799,6 +804,15 @@ class UpdateDecision:
             if memory.id not in taken and any(re.search(rf"(?<![a-z]){re.escape(name)}(?![a-z])", text) for name in names):
                 out.append(memory)
                 taken.add(memory.id)
+        return out
+
+    def _said_single(self, at: float, taken: set[int]) -> list[Memory]:
+        """"跟小周领证了", "Priya moved in last week": what the user said of being single."""
+        out = [
+            m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
+            if m.id not in taken and m.created_at < at and says_single(m.content) and not about_someone_else(m.content)
+        ]
+        taken.update(m.id for m in out)
         return out
 
     def _former_partners(self, at: float, taken: set[int]) -> list[Memory]:

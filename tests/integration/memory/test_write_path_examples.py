@@ -104,6 +104,10 @@ def test_a_change_leaves_the_other_facts_of_the_same_sentence(
         ("I drink like 3 cans of Red Bull a day", "two weeks with zero red bull, headaches gone", "3 cans"),
         ("我每天晚上都要刷两小时小红书", "卸载了 已经一个月了", "两小时小红书"),
         ("每天下午都要一杯奶茶", "整整三周没喝奶茶了 瘦了两斤", "一杯奶茶"),
+        # a partner gone, or one now
+        ("me and Jonah have been together 5 years", "3 weeks since the breakup, still raw", "Jonah"),
+        ("我和女朋友小雯在一起两年了", "分了 不想多说", "小雯"),
+        ("我单身 一个人住", "跟阿杰领证了 下个月搬过来", "我单身"),
         # work and study that ended or started, said without a word of leaving
         ("I work at Brightwell Bank as a teller", "turned in my badge today, on to the next thing", "Brightwell"),
         ("我在美团做运营", "下周一去腾讯报到", "美团"),
@@ -134,6 +138,9 @@ def test_a_change_told_by_what_happened_ends_the_old_statement(
         ("I hate running", "I'm allergic to cats too", "hate running"),
         ("我每天跑步五公里", "我三天没睡好了", "跑步五公里"),
         ("I drink 2 coffees a day", "my dad's been 3 months sober", "2 coffees"),
+        ("single dad here, raising two boys", "my sister got married last week", "single dad"),
+        # a partner now ends being single, not the children told beside it
+        ("single mom, my son Leo is 8", "Sam moved in last week, it's officially the three of us", "Leo is 8"),
     ],
 )
 def test_what_happened_to_someone_else_or_another_thing_ends_nothing(
