@@ -33,7 +33,7 @@ from assistant.memory.extract.common import (
 from assistant.memory.people import FIRST_PERSON, about_someone_else
 from assistant.memory.prototypes import DURABLE_PROTOTYPES, NOISE_PROTOTYPES
 from assistant.memory.similarity import script, skill
-from assistant.memory.things import arrived_kinds, gone_kinds
+from assistant.memory.things import arrived_kinds, gone_kinds, handles_renamed
 from assistant.memory.topics import ABSTAINED, ENDED, REVERSED, SINGLE, Topic
 
 GREETING = re.compile(
@@ -364,7 +364,7 @@ class NoiseFilter:
                                        or ABSTAINED.search(text) is not None or SINGLE.search(text) is not None)
         if named_end:
             score += 0.8  # "Norway is off, the flights doubled": a named thing of theirs ended, as they say
-        if user_subject and (gone_kinds(text, text) or arrived_kinds(text)):
+        if user_subject and (gone_kinds(text, text) or arrived_kinds(text) or handles_renamed(text)):
             score += 0.8  # "电驴被偷了", "the framework laptop arrived": a thing of theirs went or came
         if SMALL_TALK.search(text) and (topic is None or topic.slot != "user.city"):
             score -= 0.8  # the weather is small talk; "Brisbane 这边好热" also says where the user is

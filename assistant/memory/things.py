@@ -82,6 +82,38 @@ _FOR_SOMEONE = re.compile(
 _THE_OLD_ONE = re.compile(r"(?i)\bthe old (?:one|thing)\b|\bold one\b|旧的|原来那|之前那|以前那|老的那")
 
 
+# What the user goes by somewhere, by its kind: a new one replaces the old ("changed my handle to
+# tidepool_" after "my username on the forum is moonpie_88", "ins改成@lily.cooks了", "新号码尾号9902").
+_HANDLES: dict[str, tuple[str, str]] = {
+    "handle": (r"handle|username|user name|screen ?name|gamertag|display name", r"网名|昵称|用户名|游戏ID"),
+    "instagram": (r"instagram|insta|ig", r"ins|小红书号|抖音号"),
+    "email": (r"e-?mail|email address", r"邮箱"),
+    "phone number": (r"phone number|cell number|mobile number|number ends|sim", r"手机号|电话号码|号码|尾号"),
+    "title": (r"job title|title", r"职位|头衔|职称|title"),
+    "english name": (r"english name", r"英文名"),
+    "channel": (r"blog|channel|podcast", r"公众号|频道|博客|播客"),
+}
+_HANDLE_RX = {kind: re.compile(rf"(?i:\b(?:{en})s?\b)|{zh}", re.ASCII) for kind, (en, zh) in _HANDLES.items()}
+_RENAMED_TO = re.compile(
+    r"(?i)\b(?:changed|switched|updated)\b.{0,20}\b(?:to|is)\b|\bis now\b|\bare now\b|\bnew (?:one|handle|number|email|sim)\b|\bgot promoted\b"
+    r"|改成|改名(?:叫|为|成)?|换成|变成|改叫|换了|新(?:号码|号|邮箱)|以后叫我|叫我.{1,12}吧|升职"
+)
+
+
+def handles_renamed(clause: str) -> set[str]:
+    """The kinds of name or handle a clause says the user now has another of."""
+    if not _RENAMED_TO.search(clause):
+        return set()
+    kinds = {kind for kind, rx in _HANDLE_RX.items() if rx.search(clause)}
+    if not kinds and re.search(r"以后叫我|叫我.{1,12}吧", clause):
+        kinds = {"english name"}  # "以后叫我Vivian吧" after "我英文名叫Cindy"
+    return kinds
+
+
+def handles_in(text: str) -> set[str]:
+    return {kind for kind, rx in _HANDLE_RX.items() if rx.search(text)}
+
+
 def kinds_in(text: str) -> set[str]:
     """The kinds of thing `text` names."""
     return {kind for kind, rx in _KIND_RX.items() if rx.search(text)}
@@ -110,4 +142,4 @@ def is_pet(kind: str) -> bool:
     return kind in _PETS
 
 
-__all__ = ["ARRIVED", "GONE", "ONE_AT_A_TIME", "arrived_kinds", "gone_kinds", "is_pet", "kinds_in"]
+__all__ = ["ARRIVED", "GONE", "ONE_AT_A_TIME", "arrived_kinds", "gone_kinds", "handles_in", "handles_renamed", "is_pet", "kinds_in"]

@@ -30,7 +30,14 @@ from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
 from assistant.memory.text import EN_STOP, has_cjk, match_expression, normalize, tokens
-from assistant.memory.things import arrived_kinds, gone_kinds, is_pet, kinds_in
+from assistant.memory.things import (
+    arrived_kinds,
+    gone_kinds,
+    handles_in,
+    handles_renamed,
+    is_pet,
+    kinds_in,
+)
 from assistant.memory.topics import (
     ABSTAINED,
     BY_SLOT,
@@ -565,6 +572,9 @@ class UpdateDecision:
             whole = turn.content if turn is not None and isinstance(turn.content, str) else said
             things = self._things_of(gone_kinds(said, whole) | arrived_kinds(said), said, at, taken())
             replaced += things + self._going_with(things, at, taken())
+            if handles := handles_renamed(said):
+                # "changed my handle to tidepool_", "ins改成@lily.cooks了", "以后叫我Vivian吧"
+                replaced += [m for m in self._user_statements(at, taken()) if handles & handles_in(m.content)]
         if (stopped := _MEDICATION_STOPPED.search(said)) is not None and not TENTATIVE.search(said) \
                 and not _NOT_STOPPING.search(said):
             replaced += self._medication_stopped(stopped, at, taken(), in_health=topic is not None and topic.slot == "user.health")
@@ -808,12 +818,16 @@ class UpdateDecision:
 
     def _said_single(self, at: float, taken: set[int]) -> list[Memory]:
         """"跟小周领证了", "Priya moved in last week": what the user said of being single."""
-        out = [
-            m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
-            if m.id not in taken and m.created_at < at and says_single(m.content) and not about_someone_else(m.content)
-        ]
+        out = [m for m in self._user_statements(at, taken) if says_single(m.content)]
         taken.update(m.id for m in out)
         return out
+
+    def _user_statements(self, at: float, taken: set[int]) -> list[Memory]:
+        """The active memories from before `at` said of the user themself (the newest 1000)."""
+        return [
+            m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
+            if m.id not in taken and m.created_at < at and not about_someone_else(m.content)
+        ]
 
     def _former_partners(self, at: float, taken: set[int]) -> list[Memory]:
         """"been single since feb": whoever was the partner is no longer."""

@@ -108,6 +108,10 @@ def test_a_change_leaves_the_other_facts_of_the_same_sentence(
         ("me and Jonah have been together 5 years", "3 weeks since the breakup, still raw", "Jonah"),
         ("我和女朋友小雯在一起两年了", "分了 不想多说", "小雯"),
         ("我单身 一个人住", "跟阿杰领证了 下个月搬过来", "我单身"),
+        # a name or handle the user goes by, changed
+        ("my gamertag is frostbyte_9", "changed my gamertag to nightowl_3", "frostbyte"),
+        ("我英文名叫Grace 写邮件用", "以后叫我Iris吧", "Grace"),
+        ("我的公众号叫阿梅的小厨房", "公众号改名叫深夜面馆了", "阿梅的小厨房"),
         # work and study that ended or started, said without a word of leaving
         ("I work at Brightwell Bank as a teller", "turned in my badge today, on to the next thing", "Brightwell"),
         ("我在美团做运营", "下周一去腾讯报到", "美团"),
@@ -139,6 +143,7 @@ def test_a_change_told_by_what_happened_ends_the_old_statement(
         ("我每天跑步五公里", "我三天没睡好了", "跑步五公里"),
         ("I drink 2 coffees a day", "my dad's been 3 months sober", "2 coffees"),
         ("single dad here, raising two boys", "my sister got married last week", "single dad"),
+        ("my username is frostbyte_9", "my brother changed his username to coolkid", "frostbyte"),
         # a partner now ends being single, not the children told beside it
         ("single mom, my son Leo is 8", "Sam moved in last week, it's officially the three of us", "Leo is 8"),
     ],
