@@ -246,7 +246,8 @@ _RESTRICTION = re.compile(
 # What a change of heart turns around: a dislike or a restriction ("我超讨厌K-pop", "only drink
 # tea", "doing keto, no bread"); what a recovery ends: a condition, or what it kept the user from.
 _DISLIKE = re.compile(
-    r"(?i)\b(?:hate|hates|can't stand|cannot stand|dislike|don't like|do not like|not a fan|never|only|no|vegan|vegetarian|keto|"
+    r"(?i)\b(?:hate|hates|can't stand|cannot stand|dislike|don't like|do not like|not a fan|never|vegan|vegetarian|keto|"
+    r"only (?:drink|drinks|eat|eats|use|wear|listen to|buy)|no (?:meat|dairy|bread|carbs|sugar|alcohol|caffeine|pasta|rice|coffee)|"
     r"paleo|low[- ]carb|off (?:dairy|sugar|gluten|carbs|meat|alcohol)|team \w+)\b"
     r"|讨厌|不喜欢|受不了|不吃|不碰|不喝|吃素|素食|生酮|低碳|戒糖|控糖|只吃|只喝|从不|从来不|(?i:low carb|keto)"
 )
@@ -569,12 +570,12 @@ class UpdateDecision:
         if not TENTATIVE.search(said) and _the_users(said):
             # "sold the old tablet on ebay", "那只鹦鹉托付给楼下王阿姨了", "新表到了": the thing of
             # that kind the user had before
-            whole = turn.content if turn is not None and isinstance(turn.content, str) else said
             things = self._things_of(gone_kinds(said, whole) | arrived_kinds(said), said, at, taken())
             replaced += things + self._going_with(things, at, taken())
             if handles := handles_renamed(said):
                 # "changed my handle to tidepool_", "ins改成@lily.cooks了", "以后叫我Vivian吧"
-                replaced += [m for m in self._user_statements(at, taken()) if handles & handles_in(m.content)]
+                replaced += [m for m in self._active_before(at, taken())
+                             if handles & handles_in(m.content) and not about_someone_else(m.content)]
         if (stopped := _MEDICATION_STOPPED.search(said)) is not None and not TENTATIVE.search(said) \
                 and not _NOT_STOPPING.search(said):
             replaced += self._medication_stopped(stopped, at, taken(), in_health=topic is not None and topic.slot == "user.health")
@@ -770,9 +771,8 @@ class UpdateDecision:
         `kind` (conditions, dislikes and restrictions, habits) from before `at` that share a word
         with the message; failing that, those of the only message of that kind in the last year."""
         found = [
-            m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
-            if m.id not in taken and m.created_at < at and m.category is not Category.GOAL
-            and kind.search(m.content) and not about_someone_else(m.content)
+            m for m in self._active_before(at, taken)
+            if m.category is not Category.GOAL and kind.search(m.content) and not about_someone_else(m.content)
             and (kind is not _CONDITION or m.topic in (None, "user.health", "user.allergy", "user.diet"))
         ]
         terms = _terms(message)
@@ -791,9 +791,8 @@ class UpdateDecision:
         if not kinds:
             return []
         found = [
-            m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
-            if m.id not in taken and m.created_at < at and m.category is not Category.GOAL
-            and _the_users(m.content) and kinds & kinds_in(m.content)
+            m for m in self._active_before(at, taken)
+            if m.category is not Category.GOAL and _the_users(m.content) and kinds & kinds_in(m.content)
         ]
         called = {m.id: {normalize(g.group(1) or g.group(2)) for g in _GIVEN_NAME.finditer(m.content)} for m in found}
         named = _names(said) & {name for names in called.values() for name in names}
@@ -818,16 +817,14 @@ class UpdateDecision:
 
     def _said_single(self, at: float, taken: set[int]) -> list[Memory]:
         """"跟小周领证了", "Priya moved in last week": what the user said of being single."""
-        out = [m for m in self._user_statements(at, taken) if says_single(m.content)]
+        out = [m for m in self._active_before(at, taken) if says_single(m.content) and not about_someone_else(m.content)]
         taken.update(m.id for m in out)
         return out
 
-    def _user_statements(self, at: float, taken: set[int]) -> list[Memory]:
-        """The active memories from before `at` said of the user themself (the newest 1000)."""
-        return [
-            m for m in self.service.store.list(status=Status.ACTIVE, limit=1000)
-            if m.id not in taken and m.created_at < at and not about_someone_else(m.content)
-        ]
+    def _active_before(self, at: float, taken: set[int]) -> list[Memory]:
+        """The active memories from before `at` not taken yet (of the newest 1000: what a
+        statement turns around by its kind was said in the last months, not years of history)."""
+        return [m for m in self.service.store.list(status=Status.ACTIVE, limit=1000) if m.id not in taken and m.created_at < at]
 
     def _former_partners(self, at: float, taken: set[int]) -> list[Memory]:
         """"been single since feb": whoever was the partner is no longer."""
