@@ -237,7 +237,7 @@ ENDED = re.compile(
     r"|\bturned in my (?:laptop|badge|keys)\b|\b(?:folded|shut down|went under|went bust)\b|交(?:了|完)?工牌|工牌(?:也)?交了|倒闭|遣散|被优化"
     # studies that ended: "答辩完了 毕业证拿到手", "graduation photos are in"
     r"|毕业证|答辩完|\bgraduation (?:photos|ceremony|day|pics)\b|\bgot my (?:diploma|degree)\b"
-    r"|(?i:give up)\s*了|(?i:cancel(?:l?ed)?)\s*(?:了|掉)|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|退订|取消订阅|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
+    r"|(?i:give up)\s*了|(?i:cancel(?:l?ed)?)\s*(?:了|掉)|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|只能下次了|下次再约|改天再约|去不成了|吃不成了|退订|取消订阅|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
     # "豆豆走了": a name and 走了, all the clause says, is a death
     r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥",
     re.ASCII,

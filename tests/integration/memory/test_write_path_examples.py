@@ -128,6 +128,13 @@ def test_a_change_told_by_what_happened_ends_the_old_statement(
     assert old in contents(profile, Status.SUPERSEDED)
 
 
+def test_a_plan_put_off_to_another_time_is_called_off(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "周五晚上约了阿珍吃火锅")
+    clock.advance(timedelta(days=1))
+    say(profile, clock, "阿珍发烧了 周五那顿只能下次了")
+    assert "约了阿珍吃火锅" not in contents(profile) and "约了阿珍吃火锅" in contents(profile, Status.SUPERSEDED)
+
+
 @pytest.mark.parametrize(
     ("before", "after", "kept"),
     [
