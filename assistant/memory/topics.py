@@ -232,9 +232,10 @@ ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
     r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|is over|are over|'s over|’s over|done with|unsubscribed|"
     r"(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
-    r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice|(?:\bmy\s+|是我\s?|^)last day\b"
+    r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice|(?:\bmy\s+|是我\s?)last day\b|^last day(?!\s+(?:of|in|at|on|for|before|to)\b)"
     # work that ended without a word of leaving: "turned in my laptop and badge", "交完工牌那天", "机构倒闭了"
-    r"|\bturned in my (?:laptop|badge|keys)\b|\b(?:folded|shut down|went under|went bust)\b|交(?:了|完)?工牌|工牌(?:也)?交了|倒闭|遣散|被优化"
+    r"|\bturned in my (?:laptop|badge|keys)\b|\b(?:company|startup|firm|studio|agency|shop|store|business|restaurant|gym|school|clinic) (?:folded|shut down|closed down|went under|went bust)\b"
+    r"|交(?:了|完)?工牌|工牌(?:也)?交了|倒闭|遣散|被优化"
     # studies that ended: "答辩完了 毕业证拿到手", "graduation photos are in"
     r"|毕业证|答辩完|\bgraduation (?:photos|ceremony|day|pics)\b|\bgot my (?:diploma|degree)\b"
     r"|(?i:give up)\s*了|(?i:cancel(?:l?ed)?)\s*(?:了|掉)|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|只能下次了|下次再约|改天再约|去不成了|吃不成了|退订|取消订阅|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
@@ -247,11 +248,15 @@ ENDED = re.compile(
 REVERSED = re.compile(
     r"(?i)\b(?:caved|who (?:even )?am i|changed my mind|(?:so |i'm |im )?done restricting|turns out i (?:love|like)|"
     r"not so bad after all|i was wrong|converted me|i'm a convert|won me over)\b"
-    r"|打脸|真香|沦陷|我宣布|之前的我错了|以前的我错了|爱上了|路转粉|不折腾了|不想回去了?|不那么严格了|放开吃|不忌口了|入坑了"
+    r"|打脸|真香|沦陷|我宣布|之前的我错了|以前的我错了|路转粉|不折腾了|不想回去了?|不那么严格了|放开吃|不忌口了"
 )
 # Going without a habit for a while: "day 21 with zero monster", "整整一个月没碰珍珠了",
 # "haven't chewed them in like 6 weeks", "3 months nicotine free", "卸载了 一个月了".
-_SPAN_ZH = r"(?:[\d一二两三四五六七八九十百半几]+|整整)[^，。,！!]{0,3}(?:天|周|星期|个月|月|年)"
+# (a week or more: "三天没吃饭了" is a bad week, not a habit dropped)
+_SPAN_ZH = (
+    r"(?:(?:\d{2,}|[一二两三四五六七八九]?十[一二三四五六七八九]?|几十|百)天|[\d一二两三四五六七八九十半几]+个?(?:周|星期|月|年)"
+    r"|整整[^，。,！!]{0,3}(?:天|周|星期|个月|月|年))"
+)
 ABSTAINED = re.compile(
     rf"{_SPAN_ZH}(?:了)?[^，。,！!]{{0,6}}(?:没碰|没喝|没吃|没抽|没刷|没玩|没打|一根没|一口没|一滴没|滴酒未沾)"
     rf"|(?:没碰|没喝|没抽|没刷|没玩)(?:过)?[^，。,！!]{{0,3}}(?:已经)?{_SPAN_ZH}|卸载了?.{{0,4}}{_SPAN_ZH}"
@@ -292,7 +297,7 @@ SINGLE = re.compile(
     r"(?i)\b(?:been|i'm|im|now|newly|back to being)\s+single\b|\bwe (?:just )?(?:broke up|split up|called it quits)\b"
     r"|单身了|恢复单身|现在单身|^(?:我们|我俩|我和他|我和她|我跟他|我跟她)(?:已经|还是|终于)?分(?:手)?了"
     # "分了 别问", "2 weeks since the breakup", "called off the engagement", "那个人的东西都打包寄回去了"
-    r"|^分了|(?i:\b(?:since|after) the break-?up\b|\bcalled off the (?:engagement|wedding)\b|\bthe engagement is off\b|\bmy ex\b)"
+    r"|^分了|(?i:\b(?:since|after) the break-?up\b|\bcalled off the (?:engagement|wedding)\b|\bthe engagement is off\b)"
     r"|他的东西都|她的东西都|那个人的东西"
 )
 # A partner now: what the user said of being single ends ("跟小周领证了", "Priya moved in last week").

@@ -256,6 +256,8 @@ _CONDITION = re.compile(
     r"frozen shoulder|can't|cannot|no (?:running|lifting|sport|dairy|stairs)|off (?:dairy|work|running)|reactive|reflux|eczema|asthma)\b"
     r"|过敏|不耐受|血糖|血压|糖尿病|受伤|骨折|扭伤|拉伤|突出|发炎|不能|别(?:跑|吃|喝|动)|少吃|忌口|近视|甲减|甲亢"
 )
+# A test anyone takes, whose result turns no condition of the user's around.
+_ROUTINE_TEST = re.compile(r"(?i)\b(?:covid|pcr|rapid test|lateral flow|flu test|strep test|pregnancy test)\b|核酸|抗原|新冠|甲流|验孕")
 # A habit: what the user does every day, every night, all day.
 _HABIT = re.compile(
     r"(?i)\b(?:every ?day|every (?:night|morning|evening)|a day|all day|daily|per day|each (?:day|night|morning)|constantly|"
@@ -524,6 +526,8 @@ class UpdateDecision:
             # "我超讨厌K-pop"; "整整一个月没碰珍珠了" after "每天都要喝两杯奶茶": the condition,
             # the dislike or the habit it turns around
             for turn_rx, kind in ((RECOVERED, _CONDITION), (REVERSED, _DISLIKE), (ABSTAINED, _HABIT)):
+                if kind is _CONDITION and _ROUTINE_TEST.search(whole):
+                    continue  # "核酸阴性", "flu test came back negative": no condition of theirs turned around
                 # (a span of time without it may be split off: "卸载了 已经一个月了")
                 if turn_rx.search(said) or (kind is _HABIT and turn_rx.search(whole) and not TENTATIVE.search(whole)):
                     replaced += self._turned_around(whole, at, taken(), kind)

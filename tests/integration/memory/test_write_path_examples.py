@@ -151,6 +151,12 @@ def test_a_plan_put_off_to_another_time_is_called_off(profile: Profile, clock: M
         ("I drink 2 coffees a day", "my dad's been 3 months sober", "2 coffees"),
         ("single dad here, raising two boys", "my sister got married last week", "single dad"),
         ("my username is frostbyte_9", "my brother changed his username to coolkid", "frostbyte"),
+        # words that only sound like a turn-around
+        ("我对青霉素过敏", "核酸阴性 终于可以出门了", "青霉素"),
+        ("我不吃香菜", "最近爱上了瑜伽", "不吃香菜"),
+        ("我每天跑步五公里", "三天没吃饭了 胃疼", "跑步五公里"),
+        ("my partner Sam and I share a flat in Leeds", "my ex texted me last night, ugh", "Sam"),
+        ("I work at Brightwell Bank", "my laptop shut down again mid-call", "Brightwell"),
         # a partner now ends being single, not the children told beside it
         ("single mom, my son Leo is 8", "Sam moved in last week, it's officially the three of us", "Leo is 8"),
     ],
