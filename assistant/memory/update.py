@@ -483,8 +483,9 @@ class UpdateDecision:
         if topic is not None and topic.single:
             replaced += self._stale_in_topic(topic, candidate, taken())
             replaced += self._ended_just_now(topic, candidate, keep, taken())
-        if (CHANGE.search(said) or ENDED.search(said)) and not about_someone_else(said):
-            # "下周去字节报到" is a plan and a new job: the job it starts replaces the one before
+        if (topic is None or topic.slot == "user.plan") and (CHANGE.search(said) or ENDED.search(said)) and not about_someone_else(said):
+            # "下周去字节报到" is a plan and a new job, "交完工牌那天哭了一场" filed nowhere: the job it
+            # starts or ends is the one before
             for part in cue_topics(said):
                 if part is not topic and part.slot in _LIFE_PARTS:
                     replaced += self._stale_in_topic(part, dataclasses.replace(candidate, value=None), taken())
