@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -221,9 +221,4 @@ def summarize_pairs(results: Sequence[PairResult]) -> dict[str, Any]:
     }
 
 
-def iter_results(runner: UpdateRunner, pairs: Sequence[UpdatePair]) -> Iterator[PairResult]:
-    for pair in pairs:
-        yield runner.run(pair)
-
-
-__all__ = ["PairResult", "UpdatePair", "UpdateRunner", "iter_results", "load_pairs", "summarize_pairs"]
+__all__ = ["PairResult", "UpdatePair", "UpdateRunner", "load_pairs", "summarize_pairs"]
