@@ -46,9 +46,14 @@ _PETS = frozenset({"dog", "cat", "small pet"})
 # Kinds one has one of at a time: a new one replaces the old ("新表到了", "16 Pro到手").
 ONE_AT_A_TIME = frozenset({"phone", "watch", "laptop", "tablet", "camera", "car", "scooter", "vacuum", "router"})
 
-_KIND_RX = {
-    kind: re.compile(rf"(?i:\b(?:{en})s?\b)|{zh}", re.ASCII) for kind, (en, zh) in _KINDS.items()
-}
+
+
+def _compiled(table: dict[str, tuple[str, str]]) -> dict[str, re.Pattern[str]]:
+    """Each kind's English words (whole words, a plural too) and Chinese ones as one pattern."""
+    return {kind: re.compile(rf"(?i:\b(?:{en})s?\b)|{zh}", re.ASCII) for kind, (en, zh) in table.items()}
+
+
+_KIND_RX = _compiled(_KINDS)
 
 # A thing that went: sold, given away, rehomed, stolen, scrapped, broken beyond repair; a pet
 # that died or was given a new home.
@@ -93,7 +98,7 @@ _HANDLES: dict[str, tuple[str, str]] = {
     "english name": (r"english name", r"英文名"),
     "channel": (r"blog|channel|podcast", r"公众号|频道|博客|播客"),
 }
-_HANDLE_RX = {kind: re.compile(rf"(?i:\b(?:{en})s?\b)|{zh}", re.ASCII) for kind, (en, zh) in _HANDLES.items()}
+_HANDLE_RX = _compiled(_HANDLES)
 _RENAMED_TO = re.compile(
     r"(?i)\b(?:changed|switched|updated)\b.{0,20}\b(?:to|is)\b|\bis now\b|\bare now\b|\bnew (?:one|handle|number|email|sim)\b|\bgot promoted\b"
     r"|改成|改名(?:叫|为|成)?|换成|变成|改叫|换了|新(?:号码|号|邮箱)|以后叫我|叫我.{1,12}吧|升职"

@@ -535,8 +535,7 @@ class UpdateDecision:
         if (gone := _pets_gone(said)) and _the_users(said):
             replaced += self._of_pets_named(gone, taken())
         if candidate.event_at is not None and RESCHEDULED.search(said):
-            message = turn.content if turn is not None and isinstance(turn.content, str) else said
-            replaced += self._rescheduled(message, to_ts(candidate.event_at), at, taken())
+            replaced += self._rescheduled(whole, to_ts(candidate.event_at), at, taken())
         replaced += self._going_with(replaced, at, set(keep))
         if PARTNERED.search(said) and not TENTATIVE.search(said) and not about_someone_else(said):
             # after what goes with the rest: "single dad" goes, "my daughter Mila is 6" beside it stays
@@ -764,9 +763,8 @@ class UpdateDecision:
         for quit, habit in _HABITS_QUIT:
             if not quit.search(said):
                 continue
-            for memory in self.service.store.list(status=Status.ACTIVE, limit=1000):
-                if (memory.id not in taken and memory.created_at < at and habit.search(memory.content)
-                        and not quit.search(memory.content) and not about_someone_else(memory.content)):
+            for memory in self._active_before(at, taken):
+                if habit.search(memory.content) and not quit.search(memory.content) and not about_someone_else(memory.content):
                     out.append(memory)
                     taken.add(memory.id)
         return out
