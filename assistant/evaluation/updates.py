@@ -183,6 +183,44 @@ class UpdateRunner:
         return PairResult(pair.id, pair.lang, pair.kind, pair.replaces, checked, unstored, stale, lost)
 
 
+# The pair files the change classifier (`memory/changes.py`) is fitted on, in this order. The
+# blind ones (updates-b, updates-c) never are.
+TRAINING_PAIRS = ("updates-a.jsonl", "train-ta.jsonl", "train-tb.jsonl", "train-td.jsonl")
+
+
+def change_examples(pairs: Sequence[UpdatePair]) -> list[dict[str, Any]]:
+    """The change classifier's examples from update pairs: each `before` says what is so (not a
+    change), each `after` changes something or not as its pair says; every text once."""
+    seen: set[str] = set()
+    out: list[dict[str, Any]] = []
+    for pair in pairs:
+        for text, changes in ((pair.before, False), (pair.after, pair.replaces)):
+            if text not in seen:
+                seen.add(text)
+                out.append({"text": text, "changes": changes})
+    return out
+
+
+def write_change_examples(pair_dir: Path, out: Path) -> int:
+    """Writes `changes.json` from the training pair files in `pair_dir`; returns how many examples.
+
+    ``python -c "from pathlib import Path; from assistant.evaluation.updates import
+    write_change_examples as w; w(Path('tests/scenarios/updates'), Path('assistant/memory/changes.json'))"``
+    """
+    pairs = [p for name in TRAINING_PAIRS for p in load_pairs(pair_dir / name)]
+    examples = change_examples(pairs)
+    head = {
+        "about": "Chat messages labelled whether each makes something the same user said before no longer current: "
+                 "the update pairs of tests/scenarios/updates/ named in sources, written by people who never read the code. "
+                 "'before' messages are labelled false, 'after' messages by their pair's 'replaces'. "
+                 "Fitted by assistant/memory/changes.py; written by assistant.evaluation.updates.write_change_examples.",
+        "sources": list(TRAINING_PAIRS),
+    }
+    body = ",\n".join(json.dumps(e, ensure_ascii=False) for e in examples)
+    out.write_text(json.dumps(head, ensure_ascii=False)[:-1] + ', "examples": [\n' + body + "\n]}\n", encoding="utf-8")
+    return len(examples)
+
+
 def _rates(results: Sequence[PairResult]) -> dict[str, Any]:
     changes = [r for r in results if r.replaces and r.tested]
     others = [r for r in results if not r.replaces and r.tested]
@@ -221,4 +259,4 @@ def summarize_pairs(results: Sequence[PairResult]) -> dict[str, Any]:
     }
 
 
-__all__ = ["PairResult", "UpdatePair", "UpdateRunner", "load_pairs", "summarize_pairs"]
+__all__ = ["TRAINING_PAIRS", "PairResult", "UpdatePair", "UpdateRunner", "change_examples", "load_pairs", "summarize_pairs", "write_change_examples"]

@@ -16,7 +16,8 @@ from assistant.evaluation.scenarios import (
     ScenarioFormatError,
     load_scenarios,
 )
-from assistant.evaluation.updates import load_pairs
+from assistant.evaluation.updates import TRAINING_PAIRS, change_examples, load_pairs
+from assistant.memory.changes import examples
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -347,6 +348,18 @@ PAIR_FILES = sorted((SCENARIO_DIR / "updates").glob("*.jsonl"))
 @pytest.mark.parametrize("path", PAIR_FILES, ids=[p.name for p in PAIR_FILES])
 def test_every_update_pair_file_loads(path: Path) -> None:
     assert len(load_pairs(path)) >= 100
+
+
+def test_the_change_classifier_learns_from_the_training_pairs_only() -> None:
+    # assistant/memory/changes.json is what write_change_examples makes of them: regenerate it
+    # when a training pair file changes; a blind pair file is never among them
+    pairs = [p for name in TRAINING_PAIRS for p in load_pairs(SCENARIO_DIR / "updates" / name)]
+    assert [(e["text"], e["changes"]) for e in change_examples(pairs)] == examples()
+    blind = [p for name in ("updates-b.jsonl", "updates-c.jsonl") for p in load_pairs(SCENARIO_DIR / "updates" / name)]
+    assert not {(p.before, p.after) for p in blind} & {(p.before, p.after) for p in pairs}
+    seen = {text for text, _ in examples()}
+    # two writers may type the same short message; a copied file would share far more
+    assert sum(p.before in seen or p.after in seen for p in blind) <= len(blind) // 100
 
 
 def test_smoke_set_is_a_subset_of_dev() -> None:
