@@ -16,12 +16,13 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import timedelta, tzinfo
 
 import numpy as np
 
 from assistant.clock import from_ts, to_ts
+from assistant.memory.changes import change_likelihood
 from assistant.memory.episodes import dated, weekdays_of, weekly_routine
 from assistant.memory.glossary import things_named
 from assistant.memory.noise import CORRECTION
@@ -96,6 +97,20 @@ _RESPELLED = 0.7
 # A change no rule placed ("switched to evening workouts now") replaces the older statement at
 # least this near to it (rescaled similarity).
 _CONTRADICTED_SIMILARITY = 0.35
+# A message the change classifier (`changes.py`) finds this likely to tell of a change, when no
+# rule found what it changed, replaces the older statement nearest to one of its clauses, at
+# least `_CHANGED_SIMILARITY` near (rescaled).
+_CHANGE_LIKELY = 0.7
+_CHANGED_SIMILARITY = 0.3
+# ... nearer by this much when both are of the same one-value part of life (where the user
+# lives, works, what they eat, drive, use); of a part with many values at a time (pets,
+# family, health, likes) only a statement at least `_MANY_VALUES_SIMILARITY` near is replaced:
+# "we adopted a rescue greyhound" leaves the cat that died.
+_SAME_PART = 0.2
+_MANY_VALUES_SIMILARITY = 0.55
+# A memory that the change classifier finds this likely to tell of a change itself is history
+# ("we finally closed on the house in Denver"), not a state a later change ends.
+_TELLS_A_CHANGE = 0.5
 # ... not one said as an addition ("started swimming now too", "最近也开始跑步了"), nor one that
 # qualifies the old ("I stopped drinking coffee after 3pm" leaves "I love coffee")
 _ADDED = re.compile(
@@ -968,6 +983,56 @@ class UpdateDecision:
             taken.add(memory.id)
             return [memory]
         return []
+
+    def changed_by_meaning(
+        self, message: str, said: Sequence[tuple[int, str, str | None, np.ndarray | None]], at: float, keep: Collection[int]
+    ) -> tuple[int, list[Memory]] | None:
+        """What a message that tells of a change no rule recognised replaces ("first week at the
+        new firm has been brutal" after "I work at Halden & Co"): the older statement of the
+        user's nearest in meaning to one of its clauses, with what goes with it.
+
+        Args:
+            said: the memories the message just stored, as (id, content, topic, vector or None).
+            keep: ids never replaced (what the message just stored).
+
+        Returns the id of the memory that replaces them and what it replaced (superseded), or None.
+        """
+        # what the user said of themselves: not the rest of the message (a request, thanks, a
+        # pasted text: "帮我润色一下：本周完成了接口联调…")
+        told = ("。" if has_cjk(message) else ". ").join(content for _, content, _, _ in said)
+        if not said or TENTATIVE.search(message) or change_likelihood(told) < _CHANGE_LIKELY:
+            return None
+        best: tuple[float, int, Memory] | None = None
+        for new_id, content, topic, vector in said:
+            if about_someone_else(content):
+                continue
+            for memory, sim in self.similar(content, vector, limit=8):
+                if memory.id in keep or memory.created_at >= at or memory.source is Source.ASSISTANT \
+                        or memory.slot == "user.name" or about_someone_else(memory.content) or HOMETOWN.search(memory.content) \
+                        or self._tells_a_change(memory):
+                    continue
+                part = BY_SLOT.get(memory.topic or "")
+                if part is not None and not part.single and sim < _MANY_VALUES_SIMILARITY:
+                    continue
+                score = sim + (_SAME_PART if part is not None and part.single and memory.topic == topic else 0.0)
+                if score >= _CHANGED_SIMILARITY and (best is None or score > best[0]):
+                    best = (score, new_id, memory)
+        if best is None:
+            return None
+        _, new_id, old = best
+        replaced = [old, *self._going_with([old], at, set(keep), same_topic=False)]
+        for memory in replaced:
+            self.service.supersede(memory.id, new_id)
+        return new_id, replaced
+
+    def _tells_a_change(self, memory: Memory) -> bool:
+        """Whether the memory (or the episode it was distilled from) tells of a change itself:
+        what happened stays history ("we finally closed on the house in Denver"); only what is
+        so can stop being so."""
+        told = [memory.content]
+        if memory.derived_from:
+            told += [m.content for m in self.service.memories([memory.derived_from])]
+        return any(change_likelihood(t) >= _TELLS_A_CHANGE for t in told)
 
     def _going_with(
         self, replaced: list[Memory], at: float, keep: set[int], *, same_topic: bool = True, same_plan: bool = True

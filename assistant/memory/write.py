@@ -18,11 +18,14 @@ The LLM extractor (when a model answers) adds distilled facts through `apply`.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+import numpy as np
 
 from assistant.clock import to_ts
 from assistant.memory.clauses import Clause, split_clauses, subjectless
@@ -400,6 +403,7 @@ class MemoryWriter:
         now = to_ts(at)
         stored: set[int] = set()
         episode_ids: dict[int, int] = {}  # clause start -> episode id
+        first = len(result.changes)
         for episode in episodes:
             candidate = episode.candidate
             if candidate is None:
@@ -427,6 +431,26 @@ class MemoryWriter:
             result.changes.append(change)
             if change.memory_id is not None:
                 stored.add(change.memory_id)
+        if not any(c.action is Action.UPDATE for c in result.changes[first:]):
+            # no rule found a change; the message may still tell of one ("first week at the new
+            # firm has been brutal"): what it replaces is the statement nearest to it in meaning
+            vectors = {e.candidate.content: e.vector for e in episodes if e.candidate is not None}
+            self._changed_by_meaning(text, result.changes, first, vectors, now, stored)
+
+    def _changed_by_meaning(
+        self, text: str, changes: list[Change], first: int, vectors: dict[str, np.ndarray | None], at: float, stored: set[int]
+    ) -> None:
+        ids = [c.memory_id for c in changes[first:] if c.action is Action.ADD and c.memory_id is not None]
+        added = [(m.id, m.content, m.topic, vectors.get(m.content)) for m in self.service.memories(ids)]
+        found = self.updates.changed_by_meaning(text, added, at, stored)
+        if found is None:
+            return
+        new_id, replaced = found
+        for i in range(first, len(changes)):
+            change = changes[i]
+            if change.memory_id == new_id and change.action is Action.ADD:
+                # undone, it restores what it replaced (as any update)
+                changes[i] = dataclasses.replace(change, action=Action.UPDATE, replaced_id=replaced[0].id, reason="a change nearest in meaning")
 
     def _referent(self, turn: Turn, text: str, at: datetime) -> str | None:
         """Who a pronoun at the start of this message may stand for: the person the user named

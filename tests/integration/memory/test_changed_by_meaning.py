@@ -1,0 +1,53 @@
+"""A change no rule recognises, found by the change classifier (`memory/changes.py`): it
+replaces the user's older statement nearest to it in meaning, and nothing when the message
+changes nothing of theirs."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from assistant.app import Profile
+from assistant.clock import ManualClock
+from assistant.memory.types import Action, Change, Status, Turn
+
+
+def say(profile: Profile, clock: ManualClock, text: str) -> list[Change]:
+    clock.advance(timedelta(days=9))
+    return profile.writer.remember([Turn("user", text, clock.now())], clock.now(), confirm_forget=True).changes
+
+
+def active(profile: Profile) -> str:
+    return "\n".join(m.content for m in profile.store.list(status=Status.ACTIVE, limit=200))
+
+
+def test_a_change_no_rule_recognises_replaces_the_nearest_statement(profile: Profile, clock: ManualClock) -> None:
+    # (a pair of updates-a, which the classifier is fitted on: this tests the write path's use
+    # of it; how far it reaches messages it never saw, the blind pair files measure)
+    say(profile, clock, "我不吃辣 一点都不行 胃不好")
+    changes = say(profile, clock, "在重庆待了半年 火锅必须红汤 清汤那是给人吃的吗😂")
+    assert "我不吃辣" not in active(profile)
+    assert "胃不好" in active(profile)  # what else was told beside it stays
+    assert any("我不吃辣" in m.content for m in profile.store.list(status=Status.SUPERSEDED))  # history keeps it
+    update = next(c for c in changes if c.action is Action.UPDATE)
+    assert update.reason == "a change nearest in meaning"
+    # undone like any update: the new statement goes and what it replaced is current again
+    profile.memories.undo(update)
+    assert update.replaced_id is not None
+    assert profile.store.get_many([update.replaced_id])[update.replaced_id].status is Status.ACTIVE
+    assert "清汤那是给人吃的吗" not in active(profile)
+
+
+def test_someone_elses_change_or_one_only_considered_replaces_nothing(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我在读研 导师特别push")
+    say(profile, clock, "我表妹答辩过了 请我吃饭")
+    say(profile, clock, "I'm a paralegal at Halden & Co, my dog Rex is 3")
+    say(profile, clock, "thinking about what a new firm would pay, any idea?")
+    stored = active(profile)
+    assert all(fact in stored for fact in ("我在读研", "导师特别push", "Halden", "Rex"))
+    assert not profile.store.list(status=Status.SUPERSEDED, limit=10)
+
+
+def test_a_plain_statement_replaces_nothing(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I work as a dental hygienist in Bristol")
+    say(profile, clock, "my partner Sam is a chef, we have two cats")
+    assert not profile.store.list(status=Status.SUPERSEDED, limit=10)
