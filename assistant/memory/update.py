@@ -987,9 +987,9 @@ class UpdateDecision:
     def changed_by_meaning(
         self, message: str, said: Sequence[tuple[int, str, str | None, np.ndarray | None]], at: float, keep: Collection[int]
     ) -> tuple[int, list[Memory]] | None:
-        """What a message that tells of a change no rule recognised replaces ("first week at the
-        new firm has been brutal" after "I work at Halden & Co"): the older statement of the
-        user's nearest in meaning to one of its clauses, with what goes with it.
+        """What a message that tells of a change no rule recognised replaces ("在重庆待了半年 火锅
+        必须红汤" after "我不吃辣"): the older statement of the user's nearest in meaning to one
+        of its clauses, with what goes with it.
 
         Args:
             said: the memories the message just stored, as (id, content, topic, vector or None).

@@ -432,8 +432,8 @@ class MemoryWriter:
             if change.memory_id is not None:
                 stored.add(change.memory_id)
         if not any(c.action is Action.UPDATE for c in result.changes[first:]):
-            # no rule found a change; the message may still tell of one ("first week at the new
-            # firm has been brutal"): what it replaces is the statement nearest to it in meaning
+            # no rule found a change; the message may still tell of one ("在重庆待了半年 火锅必须
+            # 红汤" after "我不吃辣"): what it replaces is the statement nearest to it in meaning
             vectors = {e.candidate.content: e.vector for e in episodes if e.candidate is not None}
             self._changed_by_meaning(text, result.changes, first, vectors, now, stored)
 
