@@ -47,7 +47,6 @@ _PETS = frozenset({"dog", "cat", "small pet"})
 ONE_AT_A_TIME = frozenset({"phone", "watch", "laptop", "tablet", "camera", "car", "scooter", "vacuum", "router"})
 
 
-
 def _compiled(table: dict[str, tuple[str, str]]) -> dict[str, re.Pattern[str]]:
     """Each kind's English words (whole words, a plural too) and Chinese ones as one pattern."""
     return {kind: re.compile(rf"(?i:\b(?:{en})s?\b)|{zh}", re.ASCII) for kind, (en, zh) in table.items()}

@@ -454,6 +454,11 @@ def _names(text: str) -> set[str]:
     return {normalize(n) for n in found if len(n) >= 2}
 
 
+def _said_before(memory: Memory, at: float, taken: Collection[int]) -> bool:
+    """Whether `memory` is the user's own, said before `at`, and not already taken."""
+    return memory.id not in taken and memory.created_at < at and memory.source is not Source.ASSISTANT
+
+
 class UpdateDecision:
     """Decides and commits one candidate against what the profile already holds."""
 
@@ -944,7 +949,7 @@ class UpdateDecision:
         Caitlin"), when near enough; for one that names a day ("sorry 说错了，是周四上午11点"), the
         newest plan of those days."""
         def recent(memory: Memory, within: float = _CORRECTS_WITHIN) -> bool:
-            return memory.id not in taken and at - within <= memory.created_at < at and memory.source is not Source.ASSISTANT
+            return _said_before(memory, at, taken) and at - within <= memory.created_at
 
         weeks = [m for m in self.service.store.list(order="created_at DESC", limit=60) if recent(m, _RESPELLS_WITHIN)]
         latest = [m for m in weeks if recent(m)]
@@ -974,7 +979,7 @@ class UpdateDecision:
         message, when near enough, not a plan, and naming none of the change's values (then it
         says the same thing again: "已经在 Singapore 安顿好了" after "公司 transfer 我去 Singapore")."""
         for memory, sim in self.similar(candidate.content, vector, limit=8):
-            if memory.id in taken or memory.created_at >= at or memory.source is Source.ASSISTANT:
+            if not _said_before(memory, at, taken):
                 continue
             if sim < _CONTRADICTED_SIMILARITY or memory.category is Category.GOAL or memory.slot == "user.name":
                 return []
@@ -1007,15 +1012,15 @@ class UpdateDecision:
             if about_someone_else(content):
                 continue
             for memory, sim in self.similar(content, vector, limit=8):
-                if memory.id in keep or memory.created_at >= at or memory.source is Source.ASSISTANT \
-                        or memory.slot == "user.name" or about_someone_else(memory.content) or HOMETOWN.search(memory.content) \
-                        or self._tells_a_change(memory):
+                if not _said_before(memory, at, keep) or memory.slot == "user.name" \
+                        or about_someone_else(memory.content) or HOMETOWN.search(memory.content):
                     continue
                 part = BY_SLOT.get(memory.topic or "")
                 if part is not None and not part.single and sim < _MANY_VALUES_SIMILARITY:
                     continue
                 score = sim + (_SAME_PART if part is not None and part.single and memory.topic == topic else 0.0)
-                if score >= _CHANGED_SIMILARITY and (best is None or score > best[0]):
+                # the classifier (a store read and a prediction) last, for a statement that would be chosen
+                if score >= _CHANGED_SIMILARITY and (best is None or score > best[0]) and not self._tells_a_change(memory):
                     best = (score, new_id, memory)
         if best is None:
             return None
