@@ -355,7 +355,7 @@ def test_the_change_classifier_learns_from_the_training_pairs_only() -> None:
     # when a training pair file changes; a blind pair file is never among them
     pairs = [p for name in TRAINING_PAIRS for p in load_pairs(SCENARIO_DIR / "updates" / name)]
     assert [(e["text"], e["changes"]) for e in change_examples(pairs)] == examples()
-    blind = [p for name in ("updates-b.jsonl", "updates-c.jsonl") for p in load_pairs(SCENARIO_DIR / "updates" / name)]
+    blind = [p for name in ("updates-b.jsonl", "updates-c.jsonl", "updates-d.jsonl") for p in load_pairs(SCENARIO_DIR / "updates" / name)]
     assert not {(p.before, p.after) for p in blind} & {(p.before, p.after) for p in pairs}
     seen = {text for text, _ in examples()}
     # two writers may type the same short message; a copied file would share far more
