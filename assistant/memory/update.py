@@ -993,24 +993,29 @@ class UpdateDecision:
         self, message: str, said: Sequence[tuple[int, str, str | None, np.ndarray | None]], at: float, keep: Collection[int]
     ) -> tuple[int, list[Memory]] | None:
         """What a message that tells of a change no rule recognised replaces ("在重庆待了半年 火锅
-        必须红汤" after "我不吃辣"): the older statement of the user's nearest in meaning to one
-        of its clauses, with what goes with it.
+        必须红汤" after "我不吃辣"): the older statement of the user's nearest in meaning to the
+        message or one of its clauses, with what goes with it.
 
         Args:
+            message: what the user said in the message, in their words (not quoted or pasted text).
             said: the memories the message just stored, as (id, content, topic, vector or None).
             keep: ids never replaced (what the message just stored).
 
         Returns the id of the memory that replaces them and what it replaced (superseded), or None.
         """
-        # what the user said of themselves: not the rest of the message (a request, thanks, a
-        # pasted text: "帮我润色一下：本周完成了接口联调…")
+        # what the user said of themselves, or the message as they typed it: the classifier learned
+        # from whole messages ("it's been a month since we said goodbye and the lead is still hanging
+        # by the door"), and a message's stored clauses may leave out the words that tell the change
         told = ("。" if has_cjk(message) else ". ").join(content for _, content, _, _ in said)
-        if not said or TENTATIVE.search(message) or change_likelihood(told) < _CHANGE_LIKELY:
+        own = [s for s in said if not about_someone_else(s[1])]
+        if not own or TENTATIVE.search(message) or max(change_likelihood(told), change_likelihood(message)) < _CHANGE_LIKELY:
             return None
+        # each clause, and the message as a whole: a change told by its consequences may be nearer,
+        # in all its words, to what it ends than any one clause is ("回国第一个月 倒时差+适应北京的
+        # 干燥" after "我在Dubai工作"); what replaces is then the message's first clause
+        queries = [*own, (own[0][0], message, None, None)]
         best: tuple[float, int, Memory] | None = None
-        for new_id, content, topic, vector in said:
-            if about_someone_else(content):
-                continue
+        for new_id, content, topic, vector in queries:
             for memory, sim in self.similar(content, vector, limit=8):
                 if not _said_before(memory, at, keep) or memory.slot == "user.name" \
                         or about_someone_else(memory.content) or HOMETOWN.search(memory.content):

@@ -435,7 +435,8 @@ class MemoryWriter:
             # no rule found a change; the message may still tell of one ("在重庆待了半年 火锅必须
             # 红汤" after "我不吃辣"): what it replaces is the statement nearest to it in meaning
             vectors = {e.candidate.content: e.vector for e in episodes if e.candidate is not None}
-            self._changed_by_meaning(text, result.changes, first, vectors, now, stored)
+            own = " ".join(c.text for c in kept)
+            self._changed_by_meaning(own, result.changes, first, vectors, now, stored)
 
     def _changed_by_meaning(
         self, text: str, changes: list[Change], first: int, vectors: dict[str, np.ndarray | None], at: float, stored: set[int]

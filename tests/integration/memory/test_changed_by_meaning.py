@@ -37,6 +37,16 @@ def test_a_change_no_rule_recognises_replaces_the_nearest_statement(profile: Pro
     assert "清汤那是给人吃的吗" not in active(profile)
 
 
+def test_the_message_as_the_user_typed_it_tells_the_change(profile: Profile, clock: ManualClock) -> None:
+    # (written for this test: in no pair file) "咖啡戒了" is not kept as a statement of its own; the
+    # message as typed tells the change, and as a whole it is nearest to the habit it ends
+    say(profile, clock, "每天早上喝两杯美式")
+    changes = say(profile, clock, "咖啡戒了 心慌受不了 早上喝点啥提神")
+    assert "两杯美式" not in active(profile)
+    assert any("两杯美式" in m.content for m in profile.store.list(status=Status.SUPERSEDED))
+    assert any(c.action is Action.UPDATE and c.reason == "a change nearest in meaning" for c in changes)
+
+
 def test_someone_elses_change_or_one_only_considered_replaces_nothing(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "我在读研 导师特别push")
     say(profile, clock, "我表妹答辩过了 请我吃饭")
