@@ -386,18 +386,25 @@ class Memories:
         return self._delete(ids, "forget_matching")
 
     def undo(self, change: Change) -> None:
-        """Revert an ADD (delete it) or an UPDATE (delete the new one, restore the old)."""
+        """Revert an ADD (delete it) or an UPDATE (delete the new one, restore all it replaced)."""
         if change.memory_id is None or change.action not in (Action.ADD, Action.UPDATE):
             raise InputError(f"A {change.action.value} cannot be undone.", "Only added or updated memories can be undone.")
         touched = [change.memory_id]
         with self.lock:
+            restore: list[int] = []
+            if change.action is Action.UPDATE:
+                # everything the update ended, not only the first: the episode with the fact
+                # distilled from it, the other parts of the same plan
+                restore = [m.id for m in self._store.chain(change.memory_id) if m.status is Status.SUPERSEDED]
+                if change.replaced_id is not None and change.replaced_id not in restore:
+                    restore.insert(0, change.replaced_id)
             self._service.delete(change.memory_id, self._vault.delete)
-            if change.action is Action.UPDATE and change.replaced_id is not None:
+            for memory_id in restore:
                 try:
-                    self._service.set_status(change.replaced_id, Status.ACTIVE)
-                    touched.append(change.replaced_id)
+                    self._service.set_status(memory_id, Status.ACTIVE)
+                    touched.append(memory_id)
                 except NotFoundError:
-                    log.info("undo: the replaced memory no longer exists")
+                    log.info("undo: a replaced memory no longer exists")
         self._emit("undo", touched)
 
     def timeline(self, offset: int = 0, limit: int = 100) -> TimelinePage:

@@ -35,6 +35,9 @@ def test_a_change_no_rule_recognises_replaces_the_nearest_statement(profile: Pro
     assert update.replaced_id is not None
     assert profile.store.get_many([update.replaced_id])[update.replaced_id].status is Status.ACTIVE
     assert "清汤那是给人吃的吗" not in active(profile)
+    # all it replaced, the fact distilled from the statement with it
+    assert not profile.store.list(status=Status.SUPERSEDED)
+    assert "用户不吃辣" in active(profile)
 
 
 def test_the_message_as_the_user_typed_it_tells_the_change(profile: Profile, clock: ManualClock) -> None:
