@@ -11,7 +11,7 @@ logistic regression. It is fitted at first use on `changes.json`: chat messages 
 people who never read this code, each labelled whether it makes something the same user said
 before no longer current ("after" messages of update pairs), or states what is simply so
 (their "before" messages, and "after" messages that add to what was said, are about someone
-else, or only consider a change). Fitting takes well under a second and needs no model file to
+else, or only consider a change). Fitting takes about a second and needs no model file to
 keep in step with the embedder: whichever embedding model the profile uses, this reads text.
 
 It says only *that* something changed, not what: `update.UpdateDecision.changed_by_meaning`
