@@ -91,6 +91,26 @@ def test_memories_used_popup_deletes(qtbot: Any, make_window: Any, seed: Any, pr
     dialog.close()
 
 
+def test_memories_used_popup_closed_before_a_delete_finishes(
+    qtbot: Any, make_window: Any, seed: Any, profile: Any
+) -> None:
+    # the popup deletes itself on close; the worker's answer must not reach its widgets
+    memory = seed("My daughter is called Ana", slot="user.child")
+    window = make_window()
+    send(qtbot, window, "What is my daughter called? Ana?")
+    qtbot.mouseClick(window.chat.bubbles[-1].memories_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: (
+            isinstance(window.chat.dialog, MemoriesUsedDialog) and window.chat.dialog.isVisible()
+        )
+    )
+    dialog = window.chat.dialog
+    qtbot.mouseClick(dialog.findChild(QPushButton, f"delete-{memory.id}"), Qt.MouseButton.LeftButton)
+    dialog.close()  # before the event loop can deliver the result
+    qtbot.waitUntil(lambda: not window.core.runner.busy, timeout=10000)
+    assert profile.store.get_many([memory.id]) == {}
+
+
 def test_stop_keeps_partial_reply(qtbot: Any, window: Any, fake_ollama: FakeOllama) -> None:
     import threading
 

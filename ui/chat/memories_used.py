@@ -134,17 +134,19 @@ class MemoriesUsedDialog(QDialog):
         self.accept()
         self.source_requested.emit(session_id, message_id)
 
+    # The dialog deletes itself on close: closed before the result comes, it is not told.
     def archive(self, memory_id: int) -> None:
         memories = self._core.memories
-        self._core.run(
+        self._core.run_for(
+            self,
             lambda: memories.archive([memory_id]),
             lambda _r: self._done(memory_id, tr("Won't be used again.")),
         )
 
     def delete(self, memory_id: int) -> None:
         memories = self._core.memories
-        self._core.run(
-            lambda: memories.delete([memory_id]), lambda _r: self._done(memory_id, tr("Deleted."))
+        self._core.run_for(
+            self, lambda: memories.delete([memory_id]), lambda _r: self._done(memory_id, tr("Deleted."))
         )
 
     def _done(self, memory_id: int, text: str) -> None:
