@@ -98,8 +98,8 @@ _RESPELLED = 0.7
 # least this near to it (rescaled similarity).
 _CONTRADICTED_SIMILARITY = 0.35
 # A message the change classifier (`changes.py`) finds this likely to tell of a change, when no
-# rule found what it changed, replaces the older statement nearest to one of its clauses, at
-# least `_CHANGED_SIMILARITY` near (rescaled).
+# rule found what it changed, replaces the older statement nearest to one of its clauses or to
+# the whole message, at least `_CHANGED_SIMILARITY` near (rescaled).
 _CHANGE_LIKELY = 0.7
 _CHANGED_SIMILARITY = 0.3
 # ... nearer by this much when both are of the same one-value part of life (where the user
@@ -1008,12 +1008,17 @@ class UpdateDecision:
         # by the door"), and a message's stored clauses may leave out the words that tell the change
         told = ("。" if has_cjk(message) else ". ").join(content for _, content, _, _ in said)
         own = [s for s in said if not about_someone_else(s[1])]
-        if not own or TENTATIVE.search(message) or max(change_likelihood(told), change_likelihood(message)) < _CHANGE_LIKELY:
+        if not own or TENTATIVE.search(message) or (
+            change_likelihood(told) < _CHANGE_LIKELY and change_likelihood(message) < _CHANGE_LIKELY
+        ):
             return None
         # each clause, and the message as a whole: a change told by its consequences may be nearer,
         # in all its words, to what it ends than any one clause is ("回国第一个月 倒时差+适应北京的
-        # 干燥" after "我在Dubai工作"); what replaces is then the message's first clause
-        queries = [*own, (own[0][0], message, None, None)]
+        # 干燥" after "我在Dubai工作"); what replaces is then the message's first clause. A message
+        # of one clause is searched once.
+        queries = list(own)
+        if all(content.strip() != message.strip() for _, content, _, _ in own):
+            queries.append((own[0][0], message, None, None))
         best: tuple[float, int, Memory] | None = None
         for new_id, content, topic, vector in queries:
             for memory, sim in self.similar(content, vector, limit=8):
