@@ -184,7 +184,7 @@ class UpdateRunner:
 
 
 # The pair files the change classifier (`memory/changes.py`) is fitted on, in this order. The
-# blind ones (updates-b, updates-c, updates-d) never are.
+# others in tests/scenarios/updates (updates-b to updates-e) never are.
 TRAINING_PAIRS = (
     "updates-a.jsonl", "train-ta.jsonl", "train-tb.jsonl", "train-td.jsonl", "train-te.jsonl", "train-tf.jsonl", "train-tg.jsonl",
 )
