@@ -186,6 +186,20 @@ def test_sensitive_section_reveals_one_value(qtbot: Any, window: Any, profile: A
     dialog.close()
 
 
+def test_sensitive_section_closed_before_a_reveal_finishes(qtbot: Any, window: Any, profile: Any) -> None:
+    # the dialog deletes itself on close; the decrypted value must not reach its deleted table
+    send(qtbot, window, "My phone number is 13812345678")
+    panel = window.memories
+    qtbot.mouseClick(panel.buttons["vault"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: isinstance(panel.dialog, VaultDialog) and panel.dialog.isVisible(), timeout=10000
+    )
+    dialog = panel.dialog
+    qtbot.mouseClick(dialog.table.cellWidget(0, 3), Qt.MouseButton.LeftButton)
+    dialog.close()  # before the event loop can deliver the value
+    qtbot.waitUntil(lambda: not window.core.runner.busy, timeout=10000)
+
+
 def test_provenance_shows_the_message_a_memory_came_from(qtbot: Any, window: Any) -> None:
     result = send(qtbot, window, "I work as a nurse at the Charité hospital.")
     added = [c for c in result.changes if c.action.value == "add"]

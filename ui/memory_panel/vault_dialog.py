@@ -79,4 +79,5 @@ class VaultDialog(QDialog):
             cell.setData(Qt.ItemDataRole.UserRole, True)
             button.setText(tr("Hide"))
 
-        self._core.run(lambda: memories.reveal(item.id), shown)
+        # the dialog deletes itself on close (`WA_DeleteOnClose`), maybe before the value comes
+        self._core.run_for(self, lambda: memories.reveal(item.id), shown)
