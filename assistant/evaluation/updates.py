@@ -39,7 +39,7 @@ from assistant.clock import ManualClock, to_ts
 from assistant.config import Settings
 from assistant.errors import InputError
 from assistant.evaluation.scenarios import LANGS, ScenarioFormatError
-from assistant.memory.api import Embedder
+from assistant.memory.api import Embedder, device_named
 from assistant.memory.types import Memory, Status, Turn
 
 _KEYS = frozenset({"id", "lang", "kind", "before", "after", "replaces", "gone", "kept"})
@@ -183,8 +183,8 @@ class UpdateRunner:
         return PairResult(pair.id, pair.lang, pair.kind, pair.replaces, checked, unstored, stale, lost)
 
 
-# The pair files the change classifier (`memory/changes.py`) is fitted on, in this order. The
-# others in tests/scenarios/updates (updates-b to updates-e) never are.
+# The pair files the change and topic classifiers (`memory/changes.py`, `memory/topic_model.py`) are
+# fitted on, in this order. The others in tests/scenarios/updates (updates-b to updates-e) never are.
 TRAINING_PAIRS = (
     "updates-a.jsonl", "train-ta.jsonl", "train-tb.jsonl", "train-td.jsonl", "train-te.jsonl", "train-tf.jsonl", "train-tg.jsonl",
 )
@@ -203,24 +203,68 @@ def change_examples(pairs: Sequence[UpdatePair]) -> list[dict[str, Any]]:
     return out
 
 
-def write_change_examples(pair_dir: Path, out: Path) -> int:
-    """Writes `changes.json` from the training pair files in `pair_dir`; returns how many examples.
+# The part of life a pair's `kind` names, for the topic classifier (`memory/topic_model.py`); a
+# device's topic is the one its words name ("我弹古筝" an instrument, "my Brompton" a vehicle).
+# Corrections and "other" name no one part of life.
+_KIND_TOPICS = {
+    "job": "user.job", "employer": "user.job", "city": "user.city", "home": "user.city", "health": "user.health",
+    "medication": "user.health", "allergy": "user.allergy", "diet": "user.diet", "pet": "user.pet",
+    "family": "user.family", "relationship": "user.family", "plan": "user.plan", "schedule": "user.plan",
+    "school": "user.school", "finance": "user.finance", "preference": "user.likes", "habit": "user.likes",
+    "hobby": "user.likes", "sport": "user.likes",
+}
+_DEVICE_KINDS = frozenset({"device", "vehicle"})
+_ONE_STATEMENT = 40  # a `before` this short says one thing, the one its kind names
+
+
+def topic_examples(pairs: Sequence[UpdatePair]) -> list[dict[str, Any]]:
+    """The topic classifier's examples from update pairs: each `after` (and each short `before`)
+    labelled with the part of life its pair is about; every text once."""
+    seen: set[str] = set()
+    out: list[dict[str, Any]] = []
+    for pair in pairs:
+        topic = device_named(pair.before) if pair.kind in _DEVICE_KINDS else _KIND_TOPICS.get(pair.kind)
+        if topic is None:
+            continue
+        texts = [pair.after] + ([pair.before] if len(pair.before) <= _ONE_STATEMENT else [])
+        for text in texts:
+            if text not in seen:
+                seen.add(text)
+                out.append({"text": text, "topic": topic})
+    return out
+
+
+_ABOUT = {
+    "changes.json": (
+        "Chat messages labelled whether each makes something the same user said before no longer current: "
+        "the update pairs of tests/scenarios/updates/ named in sources, written by people who never read the code. "
+        "'before' messages are labelled false, 'after' messages by their pair's 'replaces'. "
+        "Fitted by assistant/memory/changes.py; written by assistant.evaluation.updates.write_examples."
+    ),
+    "topics.json": (
+        "Chat messages labelled with the part of life each is about: the update pairs of tests/scenarios/updates/ "
+        "named in sources, written by people who never read the code; each 'after' message, and each 'before' of at "
+        "most 40 characters, labelled by its pair's kind. Fitted by assistant/memory/topic_model.py; written by "
+        "assistant.evaluation.updates.write_examples."
+    ),
+}
+
+
+def write_examples(pair_dir: Path, memory_dir: Path) -> dict[str, int]:
+    """Writes the classifiers' examples, `changes.json` and `topics.json` in `memory_dir`, from
+    the training pair files in `pair_dir`; returns how many examples each file holds.
 
     ``python -c "from pathlib import Path; from assistant.evaluation.updates import
-    write_change_examples as w; w(Path('tests/scenarios/updates'), Path('assistant/memory/changes.json'))"``
+    write_examples as w; print(w(Path('tests/scenarios/updates'), Path('assistant/memory')))"``
     """
     pairs = [p for name in TRAINING_PAIRS for p in load_pairs(pair_dir / name)]
-    examples = change_examples(pairs)
-    head = {
-        "about": "Chat messages labelled whether each makes something the same user said before no longer current: "
-                 "the update pairs of tests/scenarios/updates/ named in sources, written by people who never read the code. "
-                 "'before' messages are labelled false, 'after' messages by their pair's 'replaces'. "
-                 "Fitted by assistant/memory/changes.py; written by assistant.evaluation.updates.write_change_examples.",
-        "sources": list(TRAINING_PAIRS),
-    }
-    body = ",\n".join(json.dumps(e, ensure_ascii=False) for e in examples)
-    out.write_text(json.dumps(head, ensure_ascii=False)[:-1] + ', "examples": [\n' + body + "\n]}\n", encoding="utf-8")
-    return len(examples)
+    made = {"changes.json": change_examples(pairs), "topics.json": topic_examples(pairs)}
+    for name, examples in made.items():
+        head = {"about": _ABOUT[name], "sources": list(TRAINING_PAIRS)}
+        body = ",\n".join(json.dumps(e, ensure_ascii=False) for e in examples)
+        text = json.dumps(head, ensure_ascii=False)[:-1] + ', "examples": [\n' + body + "\n]}\n"
+        (memory_dir / name).write_text(text, encoding="utf-8")
+    return {name: len(examples) for name, examples in made.items()}
 
 
 def _rates(results: Sequence[PairResult]) -> dict[str, Any]:
@@ -261,4 +305,7 @@ def summarize_pairs(results: Sequence[PairResult]) -> dict[str, Any]:
     }
 
 
-__all__ = ["TRAINING_PAIRS", "PairResult", "UpdatePair", "UpdateRunner", "change_examples", "load_pairs", "summarize_pairs", "write_change_examples"]
+__all__ = [
+    "TRAINING_PAIRS", "PairResult", "UpdatePair", "UpdateRunner", "change_examples", "load_pairs", "summarize_pairs",
+    "topic_examples", "write_examples",
+]

@@ -706,7 +706,8 @@ def _changed_ids(changes: Iterable[Change]) -> list[int | None]:
 # What the CLI, the chat engine, the MCP server and the evaluation harness legitimately take
 # from the layers below besides `Memories`: text hygiene for the messages they store, the
 # memory block's rendering, the embedding model's name and files, the maintenance report, a
-# benchmark's scratch store, the longest memory and a masked text's vault reference. Re-exported here, and only here, so that the import contract in
+# benchmark's scratch store, the longest memory, a masked text's vault reference and the
+# device a message names. Re-exported here, and only here, so that the import contract in
 # pyproject.toml can keep every other module of assistant.memory internal.
 
 from assistant.memory.audit import LEAKED_FROM, asks_to_forget, leaked_from  # noqa: E402
@@ -731,6 +732,7 @@ from assistant.memory.maintain import STEPS as MAINTENANCE_STEPS  # noqa: E402
 from assistant.memory.sensitive import redact_masked  # noqa: E402
 from assistant.memory.store import MAX_CONTENT_CHARS  # noqa: E402
 from assistant.memory.text import index_text, storable  # noqa: E402
+from assistant.memory.topics import device_named  # noqa: E402
 from assistant.memory.transfer_read import VAULT_REF  # noqa: E402
 from assistant.memory.write import ForgetRequest  # noqa: E402
 
@@ -739,6 +741,7 @@ __all__ += [
     "MaintenanceBusyError", "MaintenanceReport", "MaintenanceStopped", "NewMemory", "RecallOptions", "Summarize",
     "SentenceTransformerEmbedder", "block_language", "bundled_model_path", "garbage_problem",
     "LEAKED_FROM", "asks_to_forget", "leaked_from",  # audit.py, for `mnemo eval`
+    "device_named",  # topics.py, for the topic classifier's examples (evaluation/updates.py)
     "index_text", "model_on_path", "redact_masked", "render_block", "storable",
     "Origin", "Why", "origin_of", "origin_text", "reasons", "summary", "why_fields", "why_of",  # explain.py
 ]

@@ -28,6 +28,7 @@ from assistant.memory.people import about_someone_else, people_in
 from assistant.memory.prototypes import TOPIC_PROTOTYPES
 from assistant.memory.similarity import floors, prototype_vectors, script, skill
 from assistant.memory.text import EN_STOP, tokens
+from assistant.memory.topic_model import likely_topic
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,13 @@ def cue_topics(clause: str) -> list[Topic]:
         t for t in TOPICS
         if any(shouted or _is_cue(clause, m) for m in t.cue.finditer(clause)) or (t.names is not None and t.names.search(clause))
     ]
+
+
+def device_named(text: str) -> str | None:
+    """The topic of the one device or vehicle `text` names by cue words ("我弹古筝十几年了" an
+    instrument, "my Brompton" a vehicle), or None when it names none or several."""
+    named = {t.slot for t in cue_topics(text) if t.slot.startswith("user.device.") or t.slot == "user.vehicle"}
+    return named.pop() if len(named) == 1 else None
 
 
 def _shouted(text: str) -> bool:
@@ -420,19 +428,22 @@ class TopicClassifier:
         margin: how much nearer the best topic must be than the second.
         min_skill: the least leave-one-out accuracy for a script's embeddings to be used.
         cue_bonus: what a cue word adds to its topic's similarity.
+        likely: the least probability the text classifier must give a topic (`learned`).
     """
 
     _cache: dict[str, dict[str, tuple[np.ndarray, list[Topic], float]]] = {}
     _lock = threading.Lock()
 
     def __init__(
-        self, embedder: Embedder, floor: float = 0.25, margin: float = 0.08, min_skill: float = 0.4, cue_bonus: float = 0.15
+        self, embedder: Embedder, floor: float = 0.25, margin: float = 0.08, min_skill: float = 0.4, cue_bonus: float = 0.15,
+        likely: float = 0.6,
     ) -> None:
         self.embedder = embedder
         self.floor = floor
         self.margin = margin
         self.min_skill = min_skill
         self.cue_bonus = cue_bonus
+        self.likely = likely
 
     def _prototypes(self) -> dict[str, tuple[np.ndarray, list[Topic], float]]:
         """Per script: the prototypes' vectors, their topics, and the model's skill on them."""
@@ -489,6 +500,14 @@ class TopicClassifier:
         if top >= self.floor and top - best.get(ranked[1].slot, 0.0) >= self.margin:
             return ranked[0]
         return None
+
+    def learned(self, clause: str) -> Topic | None:
+        """The topic the text classifier (`topic_model.py`) finds likely enough, or None: for a
+        statement worth keeping that `classify` placed nowhere ("调去区图书馆的第一个礼拜").
+        Not for telling a statement from small talk: it knows no "none of these", so "lol ok"
+        is likely enough about something."""
+        slot, likelihood = likely_topic(clause)
+        return BY_SLOT[slot] if slot is not None and likelihood >= self.likely else None
 
 
 _MOVED_TO = re.compile(r"(?i)\b(?:moved|relocated|relocating|moving)\s+(?:back\s+)?to\s+(?-i:[A-Z])|搬到|搬去|搬回")
@@ -550,6 +569,7 @@ __all__ = [
     "Topic",
     "TopicClassifier",
     "cue_topics",
+    "device_named",
     "located",
     "value_terms",
 ]

@@ -16,8 +16,9 @@ from assistant.evaluation.scenarios import (
     ScenarioFormatError,
     load_scenarios,
 )
-from assistant.evaluation.updates import TRAINING_PAIRS, change_examples, load_pairs
+from assistant.evaluation.updates import TRAINING_PAIRS, change_examples, load_pairs, topic_examples
 from assistant.memory.changes import examples
+from assistant.memory.topic_model import examples as topic_model_examples
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -351,7 +352,7 @@ def test_every_update_pair_file_loads(path: Path) -> None:
 
 
 def test_the_change_classifier_learns_from_the_training_pairs_only() -> None:
-    # assistant/memory/changes.json is what write_change_examples makes of them: regenerate it
+    # assistant/memory/changes.json is what write_examples makes of them: regenerate it
     # when a training pair file changes; a blind pair file is never among them
     pairs = [p for name in TRAINING_PAIRS for p in load_pairs(SCENARIO_DIR / "updates" / name)]
     assert [(e["text"], e["changes"]) for e in change_examples(pairs)] == examples()
@@ -363,6 +364,13 @@ def test_the_change_classifier_learns_from_the_training_pairs_only() -> None:
         assert not {(p.before, p.after) for p in blind} & {(p.before, p.after) for p in pairs}, path.name
         # two writers may type the same short message ("我吃素"); a copied file would share far more
         assert sum(p.before in seen or p.after in seen for p in blind) <= len(blind) * 3 // 100, path.name
+
+
+def test_the_topic_classifier_learns_from_the_training_pairs_only() -> None:
+    # assistant/memory/topics.json is what write_examples makes of them: regenerate it
+    # when a training pair file changes
+    pairs = [p for name in TRAINING_PAIRS for p in load_pairs(SCENARIO_DIR / "updates" / name)]
+    assert [(e["text"], e["topic"]) for e in topic_examples(pairs)] == topic_model_examples()
 
 
 def test_smoke_set_is_a_subset_of_dev() -> None:
