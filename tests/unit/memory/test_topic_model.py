@@ -1,5 +1,5 @@
-"""The topic classifier (`memory/topic_model.py`): its examples, and how `TopicClassifier` asks
-it where cue words and prototypes found no part of life."""
+"""The topic classifier (`memory/topic_model.py`): its examples, and how the write path files a
+kept clause that cue words and prototypes placed nowhere under its answer."""
 
 from __future__ import annotations
 
