@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -55,15 +56,25 @@ def _fitted() -> Any:
     return model.fit([t for t, _ in labelled], [s for _, s in labelled])
 
 
-def likely_topic(text: str) -> tuple[str | None, float]:
-    """The topic slot `text` is most likely about, and how likely (0..1); (None, 0) for no text."""
-    if not text.strip():
-        return None, 0.0
+def likely_topics(texts: Sequence[str]) -> list[tuple[str | None, float]]:
+    """For each text, the topic slot it is most likely about and how likely (0..1); (None, 0)
+    for an empty one. One prediction for all of them."""
+    said = [i for i, text in enumerate(texts) if text.strip()]
+    out: list[tuple[str | None, float]] = [(None, 0.0)] * len(texts)
+    if not said:
+        return out
     with _LOCK:  # fitted once, even when two threads write at the same time
         model = _fitted()
-    probabilities = model.predict_proba([text])[0]
-    best = int(probabilities.argmax())
-    return str(model.classes_[best]), float(probabilities[best])
+    probabilities = model.predict_proba([texts[i] for i in said])
+    for i, row in zip(said, probabilities, strict=True):
+        best = int(row.argmax())
+        out[i] = (str(model.classes_[best]), float(row[best]))
+    return out
 
 
-__all__ = ["EXAMPLES", "examples", "likely_topic"]
+def likely_topic(text: str) -> tuple[str | None, float]:
+    """The topic slot `text` is most likely about, and how likely (0..1); (None, 0) for no text."""
+    return likely_topics([text])[0]
+
+
+__all__ = ["EXAMPLES", "examples", "likely_topic", "likely_topics"]

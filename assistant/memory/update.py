@@ -39,6 +39,7 @@ from assistant.memory.things import (
     is_pet,
     kinds_in,
 )
+from assistant.memory.topic_model import likely_topics
 from assistant.memory.topics import (
     ABSTAINED,
     BY_SLOT,
@@ -52,6 +53,7 @@ from assistant.memory.topics import (
     REVERSED,
     SINGLE,
     TENTATIVE,
+    TOPICS,
     Topic,
     cue_topics,
     names_a_partner,
@@ -108,6 +110,15 @@ _CHANGED_SIMILARITY = 0.3
 # "we adopted a rescue greyhound" leaves the cat that died.
 _SAME_PART = 0.2
 _MANY_VALUES_SIMILARITY = 0.55
+# A message at least this likely to tell of a change, near in meaning to nothing said before,
+# replaces a statement the text classifier (`topic_model.py`) files under the same part of life
+# as the message or one of its clauses (each at least `_PART_LIKELY`), of the newest
+# `_PART_SCAN`; in a part with many values at a time, only one that shares a word with it. Not
+# for plans, which have rules of their own (called off, moved, made instead).
+_CHANGE_SURE = 0.8
+_PART_LIKELY = 0.5
+_PART_SCAN = 200
+_PART_CHANGES = frozenset(t.slot for t in TOPICS if t.slot != "user.plan")
 # A memory that the change classifier finds this likely to tell of a change itself is history
 # ("we finally closed on the house in Denver"), not a state a later change ends.
 _TELLS_A_CHANGE = 0.5
@@ -1008,9 +1019,10 @@ class UpdateDecision:
         # by the door"), and a message's stored clauses may leave out the words that tell the change
         told = ("。" if has_cjk(message) else ". ").join(content for _, content, _, _ in said)
         own = [s for s in said if not about_someone_else(s[1])]
-        if not own or TENTATIVE.search(message) or (
-            change_likelihood(told) < _CHANGE_LIKELY and change_likelihood(message) < _CHANGE_LIKELY
-        ):
+        if not own or TENTATIVE.search(message):
+            return None
+        likelihood = max(change_likelihood(told), change_likelihood(message))
+        if likelihood < _CHANGE_LIKELY:
             return None
         # each clause, and the message as a whole: a change told by its consequences may be nearer,
         # in all its words, to what it ends than any one clause is ("回国第一个月 倒时差+适应北京的
@@ -1032,6 +1044,8 @@ class UpdateDecision:
                 # the classifier (a store read and a prediction) last, for a statement that would be chosen
                 if score >= _CHANGED_SIMILARITY and (best is None or score > best[0]) and not self._tells_a_change(memory):
                     best = (score, new_id, memory)
+        if best is None and likelihood >= _CHANGE_SURE and not _ADDED.search(message):
+            best = self._changed_in_part(queries, at, keep)
         if best is None:
             return None
         _, new_id, old = best
@@ -1039,6 +1053,43 @@ class UpdateDecision:
         for memory in replaced:
             self.service.supersede(memory.id, new_id)
         return new_id, replaced
+
+    def _changed_in_part(
+        self, queries: Sequence[tuple[int, str, str | None, np.ndarray | None]], at: float, keep: Collection[int]
+    ) -> tuple[float, int, Memory] | None:
+        """What a message sure to tell of a change replaces when no statement is near it in
+        meaning — the embedding model may not read the language ("进了比亚迪坪山那边，宿舍条件好多了"
+        after "我在富士康龙华厂区干了八年" is nowhere near it for the bundled English model): of the
+        user's statements the text classifier (`topic_model.py`) files under the same part of life
+        as the message or one of its clauses, the one sharing most words with it, then one that
+        part is its own topic of (a statement of the job, not a note about a long day at work),
+        then the newest. In a part with many values at a time (pets, family, health) only a
+        statement that shares a word with it: "豆包走了" ends the corgi 豆包, not the cat. Not a
+        plan, a name, where they grew up, nor what tells of a change itself."""
+        before = [
+            m for m in self._active_before(at, set(keep))[:_PART_SCAN]
+            if m.source is not Source.ASSISTANT and m.category is not Category.GOAL and m.slot != "user.name"
+            and not about_someone_else(m.content) and not HOMETOWN.search(m.content)
+        ]
+        if not before:
+            return None
+        guesses = likely_topics([content for _, content, _, _ in queries] + [m.content for m in before])
+        asked, held = guesses[: len(queries)], guesses[len(queries) :]
+        best: tuple[tuple[int, bool, float], int, Memory] | None = None
+        for (new_id, content, _, _), (part, likelihood) in zip(queries, asked, strict=True):
+            if part not in _PART_CHANGES or likelihood < _PART_LIKELY:
+                continue
+            words = _terms(content)
+            for memory, (slot, held_likelihood) in zip(before, held, strict=True):
+                if slot != part or held_likelihood < _PART_LIKELY:
+                    continue
+                of_part = memory.topic == part or (memory.slot or "").startswith(part)
+                key = (len(words & _terms(memory.content)), of_part, memory.created_at)
+                if not BY_SLOT[part].single and key[0] == 0:
+                    continue
+                if (best is None or key > best[0]) and not self._tells_a_change(memory):
+                    best = (key, new_id, memory)
+        return None if best is None else (0.0, best[1], best[2])
 
     def _tells_a_change(self, memory: Memory) -> bool:
         """Whether the memory (or the episode it was distilled from) tells of a change itself:

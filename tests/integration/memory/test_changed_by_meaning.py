@@ -64,3 +64,30 @@ def test_a_plain_statement_replaces_nothing(profile: Profile, clock: ManualClock
     say(profile, clock, "I work as a dental hygienist in Bristol")
     say(profile, clock, "my partner Sam is a chef, we have two cats")
     assert not profile.store.list(status=Status.SUPERSEDED, limit=10)
+
+
+def test_a_change_the_embedding_model_cannot_place_replaces_the_statement_of_its_part_of_life(
+    profile: Profile, clock: ManualClock
+) -> None:
+    # (written for this test: in no pair file) the bundled English model finds nothing of the
+    # courier job near the new one in Chinese; the text classifier files both under work, and
+    # the message is sure to tell of a change. Where the user lives, and their pet, stay.
+    say(profile, clock, "我在顺丰送快递，干了五年了")
+    say(profile, clock, "我住在宁波鄞州，家里养了只柯基叫豆包")
+    changes = say(profile, clock, "上周正式去了中通的分拨中心上班，夜班有点熬人")
+    stored = active(profile)
+    assert "顺丰" not in stored
+    assert all(fact in stored for fact in ("鄞州", "豆包", "中通"))
+    assert any("顺丰" in m.content for m in profile.store.list(status=Status.SUPERSEDED))
+    assert any(c.action is Action.UPDATE for c in changes)
+
+
+def test_a_sure_change_of_a_part_with_many_values_needs_a_word_in_common(profile: Profile, clock: ManualClock) -> None:
+    # a pet is one of several: the one named goes, the other stays (the text classifier files
+    # both under pets; the cat shares no word with the message)
+    say(profile, clock, "家里养了只柯基叫豆包")
+    say(profile, clock, "还有一只橘猫叫年糕")
+    say(profile, clock, "豆包走了，家里空落落的")
+    stored = active(profile)
+    assert "年糕" in stored
+    assert "养了只柯基叫豆包" not in stored

@@ -10,7 +10,7 @@ import pytest
 from assistant.memory.clauses import split_clauses
 from assistant.memory.embedder import SentenceTransformerEmbedder
 from assistant.memory.episodes import EpisodeCapture
-from assistant.memory.topic_model import examples, likely_topic
+from assistant.memory.topic_model import examples, likely_topic, likely_topics
 from assistant.memory.topics import BY_SLOT, TopicClassifier
 
 
@@ -54,3 +54,14 @@ def test_small_talk_is_filed_under_no_topic(embedder: SentenceTransformerEmbedde
 
 def test_nothing_said_has_no_topic() -> None:
     assert likely_topic("  ") == (None, 0.0)
+
+
+def test_many_texts_in_one_prediction_get_what_each_gets_alone() -> None:
+    texts = [text for text, _ in UNCUED] + ["", "lol ok"]
+    together = likely_topics(texts)
+    assert together[len(UNCUED)] == (None, 0.0)
+    for text, (slot, likelihood) in zip(texts, together, strict=True):
+        alone = likely_topic(text)
+        assert slot == alone[0]
+        assert likelihood == pytest.approx(alone[1])
+    assert likely_topics([]) == []
