@@ -33,7 +33,7 @@ test: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/ruff check assistant ui tests benchmarks packaging
 	$(BIN)/mypy
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:randomly
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:randomly --durations=15
 
 lint: $(STAMP)
 	$(BIN)/lint-imports
