@@ -119,6 +119,9 @@ _CHANGE_SURE = 0.8
 _PART_LIKELY = 0.5
 _PART_SCAN = 200
 _PART_CHANGES = frozenset(t.slot for t in TOPICS if t.slot != "user.plan")
+# the words every distilled fact starts with ("用户希望回答简短。", "User has a dog named Pico."):
+# no word in common about a thing
+_FACT_WORDS = frozenset({"用户", "user"})
 # A memory that the change classifier finds this likely to tell of a change itself is history
 # ("we finally closed on the house in Denver"), not a state a later change ends.
 _TELLS_A_CHANGE = 0.5
@@ -1079,7 +1082,7 @@ class UpdateDecision:
         for (new_id, content, _, _), (part, likelihood) in zip(queries, asked, strict=True):
             if part not in _PART_CHANGES or likelihood < _PART_LIKELY:
                 continue
-            words = _terms(content)
+            words = _terms(content) - _FACT_WORDS
             for memory, (slot, held_likelihood) in zip(before, held, strict=True):
                 if slot != part or held_likelihood < _PART_LIKELY:
                     continue

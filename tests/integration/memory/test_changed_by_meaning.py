@@ -91,3 +91,19 @@ def test_a_sure_change_of_a_part_with_many_values_needs_a_word_in_common(profile
     stored = active(profile)
     assert "年糕" in stored
     assert "养了只柯基叫豆包" not in stored
+
+
+def test_the_words_every_fact_starts_with_are_no_word_in_common(profile: Profile, clock: ManualClock) -> None:
+    # (written for this test) "嗯 对" agrees with the assistant's restatement, which gives the fact
+    # "用户只用中文。"; sharing only "用户" with "用户希望回答简短。" does not make it a change of that
+    now = clock.now()
+    turns = [
+        Turn("user", "以后回答我简短点 别整那么多一二三四的 直接说结论就行 还有别夹英文", now, session_id="s"),
+        Turn("assistant", "好的，以后简短直接，只用中文。", now + timedelta(seconds=5), session_id="s"),
+        Turn("user", "嗯 这就对了", now + timedelta(seconds=20), session_id="s"),
+    ]
+    for i in (0, 2):
+        clock.set(turns[i].at)
+        profile.writer.remember(turns[: i + 1], turns[i].at, confirm_forget=True)
+    assert "用户希望回答简短" in active(profile)
+    assert not profile.store.list(status=Status.SUPERSEDED, limit=10)
