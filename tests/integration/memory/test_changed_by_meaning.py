@@ -94,7 +94,7 @@ def test_a_sure_change_of_a_part_with_many_values_needs_a_word_in_common(profile
 
 
 def test_the_words_every_fact_starts_with_are_no_word_in_common(profile: Profile, clock: ManualClock) -> None:
-    # (written for this test) "嗯 对" agrees with the assistant's restatement, which gives the fact
+    # (written for this test) "嗯 这就对了" agrees with the assistant's restatement, which gives the fact
     # "用户只用中文。"; sharing only "用户" with "用户希望回答简短。" does not make it a change of that
     now = clock.now()
     turns = [
