@@ -165,6 +165,24 @@ _ADVICE = re.compile(
 )
 
 
+# Chinese asks for advice on the asker's own day without a subject: what to bring, wear, eat,
+# buy or give, what to watch out for, how best to do it ("出门要带啥衣服", "团建订餐还要注意啥",
+# "熬完夜怎么补觉比较好", "明早能吃早饭不"); English likewise in a few shapes ("cheap eats near
+# campus?", "any fun stuff to do this weekend?"), not "suggestion" (a question about what someone
+# suggested to someone else is no request).
+_EVERYDAY_ASK = re.compile(
+    r"(?:带|穿|吃|喝|买|送|点|准备|注意|避开|安排|做|玩|换|选|挑|提神|下手|冲刺)(?:点|些|个|一下)?(?:什么|啥|哪些)"
+    r"|(?:什么|啥)(?:东西|礼物|颜色|比较好|好|合适|点子|思路|办法)|(?:怎么|咋)(?:过|办|弄|搞|提神|冲刺|安排|准备|补|选|挑)"
+    r"|比较好|好呢|要不要|能\S{0,4}不[?？]?$|值得吗|给点(?:思路|建议|意见|点子)|还差什么|还有什么|有什么要|有啥要|哪天|几点"
+    r"|(?i:\b(?:best way to|stuff to do|spots|eats|for (?:this|next) week(?:end)?)\b)"
+)
+# ... but a question of knowledge is anyone's ("1公里等于多少英里", "'thank you' 用日语怎么说",
+# "Python 怎么读取 csv 文件").
+_KNOWLEDGE_ASK = re.compile(
+    r"等于|怎么说|什么意思|区别|原理|是什么|怎么读|翻译|(?i:\b(?:python|javascript|java|git|sql|excel|css|html|linux|regex)\b)"
+)
+
+
 def is_personal(query: str) -> bool:
     """Whether a request is about the user's own situation (their plans, tastes, work, people),
     so that who they are matters to the answer — not a question anyone could ask ("17乘以23",
@@ -172,7 +190,9 @@ def is_personal(query: str) -> bool:
     text = _QUOTED.sub(" ", query)
     if _ADVICE.search(text):
         return True
-    return FIRST_PERSON.search(_GENERIC_HOW.sub(" ", text)) is not None
+    if FIRST_PERSON.search(_GENERIC_HOW.sub(" ", text)) is not None:
+        return True
+    return _EVERYDAY_ASK.search(text) is not None and _KNOWLEDGE_ASK.search(text) is None
 
 
 _IDENTIFIER_ASK = re.compile(

@@ -51,6 +51,13 @@ def test_a_programming_question_is_not_about_the_users_tools() -> None:
         "帮我写个两三句的自我介绍",
         "想买张新的办公椅，怎么挑",
         "recommend a podcast for my commute",
+        # Chinese asks for everyday advice without a subject, and English in a few short shapes
+        "周五去露营要带点啥",
+        "周五面试穿啥",
+        "晚上聚餐点什么菜比较好",
+        "下班后能喝奶茶不",
+        "any brunch spots worth trying?",
+        "best way to get to the airport from here?",
     ],
 )
 def test_personal_requests(query: str) -> None:
@@ -68,6 +75,10 @@ def test_personal_requests(query: str) -> None:
         "把 'I'll be there in five minutes' 翻成中文",
         "Can you show me a Python function to convert Celsius to Fahrenheit?",
         "tell me a joke",
+        "一英尺等于多少厘米",
+        "'再见' 用法语怎么说",
+        "JavaScript 里怎么把字符串转成数字比较好",
+        "What suggestions did Ana give Tom for his knee?",
     ],
 )
 def test_questions_anyone_could_ask(query: str) -> None:
