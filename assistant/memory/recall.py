@@ -38,12 +38,10 @@ from assistant.memory.cues import matches as cue_matches
 from assistant.memory.episodes import weekly_routine
 from assistant.memory.people import (
     about_others_only,
-    about_someone_else,
     admits,
     names_them,
     people_asked,
     people_in,
-    user_takes_part,
 )
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
@@ -287,7 +285,8 @@ class Recaller:
         messages = sorted({m.source_message_id for m in found if m.source_message_id is not None})
         theirs: set[int] = set()  # the messages in which the user takes part
         for sibling in self.service.store.from_messages(messages) if messages else []:
-            if user_takes_part(sibling.content) or not about_someone_else(sibling.content):
+            # the user outside the subject ("我同事 Jason 下个月去 Bali 度蜜月" is not the user's trip)
+            if not about_others_only(sibling.content):
                 theirs.add(sibling.source_message_id or 0)
         return {m.id for m in found if m.source_message_id not in theirs}
 

@@ -156,6 +156,15 @@ def chat(profile: Profile, clock: ManualClock, *texts: str) -> None:
         profile.writer.remember([turn], clock.now(), confirm_forget=True)
 
 
+def test_a_colleagues_trip_is_not_the_users_though_my_names_the_colleague(profile: Profile, clock: ManualClock) -> None:
+    # told in a chat, so the read path can look at the rest of the message: "我同事" makes the
+    # user no part of the trip, nor does the envy after it
+    chat(profile, clock, "我同事阿杰刚领证，下个月去马尔代夫度蜜月，羡慕死", "我今年就不出去玩了，要攒钱买车")
+    clock.advance(timedelta(days=14))
+    block = prompt(profile, clock, "帮我做个今年的预算计划")
+    assert "马尔代夫" not in block and "不出去玩" in block
+
+
 def test_forgetting_a_thing_takes_what_its_message_said_of_it(profile: Profile, clock: ManualClock) -> None:
     chat(profile, clock, "新年目标：戒糖！！现在每天两杯奶茶，目标一周一杯", "我住在长沙")
     clock.advance(timedelta(days=10))
