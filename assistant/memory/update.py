@@ -122,6 +122,8 @@ _PART_CHANGES = frozenset(t.slot for t in TOPICS if t.slot != "user.plan")
 # the words every distilled fact starts with ("用户希望回答简短。", "User has a dog named Pico."):
 # no word in common about a thing
 _FACT_WORDS = frozenset({"用户", "user"})
+# Not wanting any more ends something ("以前那些打打杀杀的不想看了"): no wish, nothing tentative.
+_NO_LONGER_WANTS = re.compile(r"不想|不再想")
 # A memory that the change classifier finds this likely to tell of a change itself is history
 # ("we finally closed on the house in Denver"), not a state a later change ends.
 _TELLS_A_CHANGE = 0.5
@@ -440,6 +442,11 @@ _GENERIC_TERMS = frozenset(
     "医生 大夫 复查 结果 以后 现在 今天 昨天 每天 天天 一天 每晚 一个 个月 已经 整整 最近 感觉 "
     "doctor said says with that this just really every daily night today week month year days weeks months years".split()
 )
+
+
+def _tentative(text: str) -> bool:
+    """Whether `text` only considers, wishes or plans ("想去领养一只猫", "thinking of moving")."""
+    return TENTATIVE.search(_NO_LONGER_WANTS.sub(" ", text)) is not None
 
 
 def _terms(text: str) -> set[str]:
@@ -1020,11 +1027,14 @@ class UpdateDecision:
         # what the user said of themselves, or the message as they typed it: the classifier learned
         # from whole messages ("it's been a month since we said goodbye and the lead is still hanging
         # by the door"), and a message's stored clauses may leave out the words that tell the change
+        # A tentative word sets aside its own clause, not the message: "医生说我已经好了！想做个戚风
+        # 蛋糕庆祝一下" tells of a change; "想再养两只鸭子" does not.
+        said = [s for s in said if not _tentative(s[1])]
         told = ("。" if has_cjk(message) else ". ").join(content for _, content, _, _ in said)
         own = [s for s in said if not about_someone_else(s[1])]
-        if not own or TENTATIVE.search(message):
+        if not own:
             return None
-        likelihood = max(change_likelihood(told), change_likelihood(message))
+        likelihood = change_likelihood(told) if _tentative(message) else max(change_likelihood(told), change_likelihood(message))
         if likelihood < _CHANGE_LIKELY:
             return None
         # each clause, and the message as a whole: a change told by its consequences may be nearer,
@@ -1032,7 +1042,7 @@ class UpdateDecision:
         # 干燥" after "我在Dubai工作"); what replaces is then the message's first clause. A message
         # of one clause is searched once.
         queries = list(own)
-        if all(content.strip() != message.strip() for _, content, _, _ in own):
+        if all(content.strip() != message.strip() for _, content, _, _ in own) and not _tentative(message):
             queries.append((own[0][0], message, None, None))
         best: tuple[float, int, Memory] | None = None
         for new_id, content, topic, vector in queries:
@@ -1078,16 +1088,17 @@ class UpdateDecision:
             return None
         guesses = likely_topics([content for _, content, _, _ in queries] + [m.content for m in before])
         asked, held = guesses[: len(queries)], guesses[len(queries) :]
+        held_terms = [_terms(m.content) for m in before]
         best: tuple[tuple[int, bool, float], int, Memory] | None = None
         for (new_id, content, _, _), (part, likelihood) in zip(queries, asked, strict=True):
             if part not in _PART_CHANGES or likelihood < _PART_LIKELY:
                 continue
             words = _terms(content) - _FACT_WORDS
-            for memory, (slot, held_likelihood) in zip(before, held, strict=True):
+            for memory, terms, (slot, held_likelihood) in zip(before, held_terms, held, strict=True):
                 if slot != part or held_likelihood < _PART_LIKELY:
                     continue
                 of_part = memory.topic == part or (memory.slot or "").startswith(part)
-                key = (len(words & _terms(memory.content)), of_part, memory.created_at)
+                key = (len(words & terms), of_part, memory.created_at)
                 if not BY_SLOT[part].single and key[0] == 0:
                     continue
                 if (best is None or key > best[0]) and not self._tells_a_change(memory):

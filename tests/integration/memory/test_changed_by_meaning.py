@@ -107,3 +107,12 @@ def test_the_words_every_fact_starts_with_are_no_word_in_common(profile: Profile
         profile.writer.remember(turns[: i + 1], turns[i].at, confirm_forget=True)
     assert "用户希望回答简短" in active(profile)
     assert not profile.store.list(status=Status.SUPERSEDED, limit=10)
+
+
+def test_a_wish_beside_a_change_sets_aside_only_its_own_clause(profile: Profile, clock: ManualClock) -> None:
+    # (written for this test) "想去领养一只猫" is only a wish; the rest of the message tells a change
+    say(profile, clock, "我对猫毛过敏，一碰就打喷嚏")
+    say(profile, clock, "去医院做了脱敏治疗，现在抱猫一点事都没有，医生说过敏已经好了！想去领养一只猫")
+    assert "猫毛过敏" not in active(profile)
+    assert any("猫毛过敏" in m.content for m in profile.store.list(status=Status.SUPERSEDED))
+

@@ -1,5 +1,5 @@
-"""The words the update decision reads: which pet a message says died, and how long a state
-is said to last."""
+"""The words the update decision reads: which pet a message says died, how long a state is
+said to last, and what is only considered."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from assistant.memory.episodes import _lasts_for
 from assistant.memory.topics import cue_topics, value_words
-from assistant.memory.update import _pets_gone, ended_names
+from assistant.memory.update import _pets_gone, _tentative, ended_names
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
@@ -143,3 +143,17 @@ def test_ended_names(said: str, names: set[str]) -> None:
 )
 def test_value_words_in_mixed_text(text: str, values: set[str]) -> None:
     assert value_words(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "tentative"),
+    [
+        ("想去领养一只猫", True),
+        ("thinking of moving closer to my sister", True),
+        ("打算下个月换工作", True),
+        ("以前那种恐怖片现在不想看了", False),  # no longer wanting ends something
+        ("医生说过敏已经好了", False),
+    ],
+)
+def test_what_is_only_considered(text: str, tentative: bool) -> None:
+    assert _tentative(text) is tentative
