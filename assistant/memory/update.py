@@ -1034,7 +1034,8 @@ class UpdateDecision:
         own = [s for s in said if not about_someone_else(s[1])]
         if not own:
             return None
-        likelihood = change_likelihood(told) if _tentative(message) else max(change_likelihood(told), change_likelihood(message))
+        tentative = _tentative(message)
+        likelihood = change_likelihood(told) if tentative else max(change_likelihood(told), change_likelihood(message))
         if likelihood < _CHANGE_LIKELY:
             return None
         # each clause, and the message as a whole: a change told by its consequences may be nearer,
@@ -1042,7 +1043,7 @@ class UpdateDecision:
         # 干燥" after "我在Dubai工作"); what replaces is then the message's first clause. A message
         # of one clause is searched once.
         queries = list(own)
-        if all(content.strip() != message.strip() for _, content, _, _ in own) and not _tentative(message):
+        if all(content.strip() != message.strip() for _, content, _, _ in own) and not tentative:
             queries.append((own[0][0], message, None, None))
         best: tuple[float, int, Memory] | None = None
         for new_id, content, topic, vector in queries:

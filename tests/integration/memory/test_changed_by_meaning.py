@@ -115,4 +115,3 @@ def test_a_wish_beside_a_change_sets_aside_only_its_own_clause(profile: Profile,
     say(profile, clock, "去医院做了脱敏治疗，现在抱猫一点事都没有，医生说过敏已经好了！想去领养一只猫")
     assert "猫毛过敏" not in active(profile)
     assert any("猫毛过敏" in m.content for m in profile.store.list(status=Status.SUPERSEDED))
-
