@@ -82,6 +82,7 @@ class Episode:
     # … "但是他对 nuts 过敏"), so a question that names them finds it
     referent: str | None = None
     corrects: bool = False  # the statement a correcting message gives in place of an earlier one
+    passes: datetime | None = None  # an illness of the moment ends then (`_passing_ailments`)
 
 
 Span = tuple[datetime, datetime]
@@ -285,7 +286,7 @@ _UNTIL = re.compile(r"(?i)\b(?:until|till|through|thru)\b|(?:住|待|呆|玩|一
 # an end. Not what has lasted so far ("I've been vegan for 3 years", "住了两个月了").
 _FOR_SPAN = re.compile(
     r"(?i)\bfor\s+(?:(?:like|about|around|roughly|another|the next|at least|a good)\s+)*"
-    r"(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few)\s+(day|week|month)s?\b"
+    r"(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)\s+(day|week|month)s?\b"
     r"|(?:要|得|需要|还要|先|至少)(?:[\u4e00-\u9fff]{0,4}?)([0-9一二两三四五六七八九十]{1,3})\s?(天|周|个?星期|个?礼拜|个月)(?![前了多])"
 )
 _SO_FAR = re.compile(r"(?i)\b(?:been|lived|worked|known|had|have|has|'ve|used to|did|ago|past|last)\b(?:\s+[\w'-]+){0,3}\s+for\s|(?:了|过)[0-9一二两三四五六七八九十]{1,3}\s?(?:天|周|个?星期|个?月)")
@@ -318,6 +319,37 @@ def _lasting(episode: Episode) -> bool:
         topic is not None and topic.slot in _LASTING and episode.own_span
         and (CHANGE.search(episode.body) is not None or _FROM_DAY.search(episode.body) is not None)
     )
+
+
+# An illness or a small injury of the moment passes ("这周感冒了 鼻塞头疼", "down with covid this
+# week", "sprained my ankle"): the asthma and the knee surgery stay, the cold does not.
+_AILMENT = re.compile(
+    r"(?i)\b(?:a (?:bad |nasty |heavy )?cold|the flu|flu|covid|a fever|fever|stomach bug|food poisoning|hangover|hungover|"
+    r"sore throat|strep|sprained|twisted my (?:ankle|knee|wrist)|pulled (?:a|my) (?:muscle|hamstring|calf|back)|jet ?lagg?(?:ed)?)\b"
+    r"|感冒|发烧|发热|拉肚子|腹泻|咳嗽|嗓子(?:疼|痛|哑)|喉咙(?:疼|痛)|扭伤|崴(?:了)?脚|落枕|中暑|食物中毒|肠胃炎|急性肠胃|宿醉|阳了|新冠|流感|倒时差"
+)
+# ... but not one that comes back, or that is told as history ("每年换季都感冒", "小时候扭伤过")
+_AILMENT_KEEPS = re.compile(
+    r"(?i)\b(?:always|chronic|every (?:winter|year|spring|autumn|fall|time|season)|keeps? (?:getting|coming)|prone to|"
+    r"years|long[- ]covid|used to|whenever)\b|老是|总是|经常|一直|反复|慢性|每年|每次|每到|一到|容易|年前|前年|去年|以前|小时候|后遗症"
+)
+_AILMENT_DAYS = 21
+def _passing_ailments(episodes: list[Episode], now: datetime) -> None:
+    """A clause that tells of an illness or injury of the moment expires a few weeks on (or when
+    its sentence says it ends), with the clauses beside it that name nothing of their own ("鼻塞头疼",
+    "请假在家躺着"); not "I have asthma" beside "I caught a cold", nor an ailment that comes back."""
+    sentences: dict[int, list[Episode]] = {}
+    for episode in episodes:
+        sentences.setdefault(episode.clause.sentence, []).append(episode)
+    for group in sentences.values():
+        text = " ".join(e.body for e in group)
+        if not _AILMENT.search(text) or _AILMENT_KEEPS.search(text):
+            continue
+        ends = _lasts_for(text, now) or now + timedelta(days=_AILMENT_DAYS)
+        for episode in group:
+            cand = episode.candidate
+            if cand is not None and cand.expires_at is None and (_AILMENT.search(episode.body) or not cue_topics(episode.body)):
+                cand.expires_at = episode.passes = ends
 
 
 def _extend_until(episodes: list[Episode]) -> None:
@@ -455,6 +487,7 @@ class EpisodeCapture:
                     changes.add(clause.sentence)
             out.append(episode)
         _extend_until(out)
+        _passing_ailments(out, now)
         return out
 
     def _candidate(self, episode: Episode, now: datetime, explicit: bool, *, lasting: bool) -> Candidate:

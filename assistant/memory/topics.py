@@ -111,8 +111,8 @@ TOPICS: tuple[Topic, ...] = (
     Topic("user.health", False, _rx(
         r"diabet\w*|asthma|adhd|anxiety|depression|migraines?|pregnan\w*|surgery|injur\w*|blood pressure|cholesterol|medication|meds|"
         r"prescribed|diagnosed|chronic|therapy|physio|insulin|inhaler|knee|back pain|arthritis|eczema|insomnia|tore my|broke my|sprained|"
-        r"doctor said|doc(?=\s+(?:switched|put|prescribed|changed|upped|lowered|bumped|increased|raised|reduced))|dose|dosage|\d+\s?mg|side effects?|nause\w*|gym|work(?:ing)? ?outs?|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist|gout|an(?:a)?emi[ac]|thyroid|epilep\w*|heart condition|pcos|ibs|kidney stones?|sober|sobriety|smoke[- ]free|smoking|smoker|cigarettes|vaping",
-        r"糖尿病|哮喘|高血压|血压|胃炎|胃病|抑郁|焦虑|失眠|怀孕|孕|手术|受伤|骨折|扭伤|吃药|药|医生说|看医生|看心理医生|心理医生|看病|住院|出院|肺炎|发烧|感冒|诊断|慢性|过敏性|腰|膝盖|颈椎|体重|减重|"
+        r"doctor said|doc(?=\s+(?:switched|put|prescribed|changed|upped|lowered|bumped|increased|raised|reduced))|dose|dosage|\d+\s?mg|side effects?|nause\w*|gym|work(?:ing)? ?outs?|run|running|marathon|yoga|swim|swimming|cycling|hospital|hospitalized|in hospital|weigh|weight|kg|lbs|diagnosis|parkinson'?s|cancer|therapist|psychiatrist|gout|covid|flu|fever|sore throat|stomach bug|food poisoning|an(?:a)?emi[ac]|thyroid|epilep\w*|heart condition|pcos|ibs|kidney stones?|sober|sobriety|smoke[- ]free|smoking|smoker|cigarettes|vaping",
+        r"糖尿病|哮喘|高血压|血压|胃炎|胃病|抑郁|焦虑|失眠|怀孕|孕|手术|受伤|骨折|扭伤|吃药|药|医生说|看医生|看心理医生|心理医生|看病|住院|出院|肺炎|发烧|感冒|咳嗽|拉肚子|新冠|流感|诊断|慢性|过敏性|腰|膝盖|颈椎|体重|减重|"
         r"健身|跑步|马拉松|瑜伽|游泳|骑行|锻炼|减肥|体检|痛风|贫血|甲亢|甲减|心脏病|癫痫|偏头痛|湿疹|鼻炎|痔疮|多囊|胆结石|肾结石|戒烟|戒酒|抽烟|吸烟|烟瘾")),
     Topic("user.pet", False, _rx(
         r"dog|dogs|puppy|cat|cats|kitten|pet|pets|rabbit|bunny|hamster|parrot|fish tank|goldfish|turtle|tortoise|guinea pig|"

@@ -209,3 +209,15 @@ def test_a_question_without_its_question_mark_is_no_memory(profile: Profile, clo
     say(profile, clock, "quick q whats the difference between bread flour and plain flour", "完全不想上班😩")
     stored = contents(profile, status=None)
     assert "flour" not in stored and "不想上班" not in stored
+
+
+def test_a_cold_of_that_week_is_gone_from_a_later_prompt_and_the_asthma_is_not(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I have asthma, cold mornings are rough")
+    clock.advance(timedelta(days=40))
+    say(profile, clock, "ugh, sprained my wrist at climbing and came down with the flu the same week")
+    assert any(m.kind is Kind.SEMANTIC and "wrist" in m.content for m in profile.store.list(limit=50))
+    assert "flu" in prompt(profile, clock, "what should I cook for dinner tonight?")  # that week it still holds
+    clock.advance(timedelta(days=60))
+    block = prompt(profile, clock, "suggest a workout routine I can start this week")
+    assert "asthma" in block and "flu" not in block and "wrist" not in block
+

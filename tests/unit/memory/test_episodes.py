@@ -114,6 +114,24 @@ def test_what_goes_with_a_new_job_lasts_with_it(embedder: SentenceTransformerEmb
         assert episode.candidate is not None and episode.candidate.expires_at is not None, episode.body
 
 
+def test_an_illness_of_the_moment_passes_and_a_lasting_condition_stays(embedder: SentenceTransformerEmbedder) -> None:
+    ends = {e.body: e.candidate.expires_at for e in capture(embedder, "这周感冒了 鼻塞头疼 请假在家躺着。我有哮喘，冬天最难受")}
+    passing = ["这周感冒了", "鼻塞头疼", "请假在家躺着"]
+    assert all(ends[body] is not None and ends[body].date().isoformat() == "2026-03-25" for body in passing), ends
+    assert [body for body, end in ends.items() if end is None] == [b for b in ends if b not in passing] != []
+    # beside it in one sentence, a condition of its own stays; one said to last ends when it says
+    ends = {e.body: e.candidate.expires_at for e in capture(embedder, "I have asthma and I caught a cold")}
+    assert ends["I have asthma"] is None and ends["I caught a cold"] is not None
+    (crutches,) = capture(embedder, "sprained my ankle, on crutches for the next few weeks")
+    assert crutches.candidate is not None and crutches.candidate.expires_at is not None
+    assert crutches.candidate.expires_at.date().isoformat() == "2026-03-26"
+
+
+@pytest.mark.parametrize("text", ["每年换季都感冒", "I always get a cold in winter", "小时候扭伤过脚踝，现在阴天还疼"])
+def test_an_ailment_that_comes_back_or_is_history_does_not_pass(embedder: SentenceTransformerEmbedder, text: str) -> None:
+    assert all(e.candidate is not None and e.candidate.expires_at is None for e in capture(embedder, text)), text
+
+
 def test_a_clause_with_its_own_subject_does_not_borrow_the_topic_before_it(embedder: SentenceTransformerEmbedder) -> None:
     episodes = capture(embedder, "我是 vegetarian 但吃鸡蛋和奶，我在 Kestrel Partners 做 consultant，每个月要 fly to Jakarta 一周见 client")
     topics = {e.body: e.candidate.topic for e in episodes if e.candidate is not None}
