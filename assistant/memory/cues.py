@@ -78,8 +78,11 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.school",), _en("school study studying exam exams class classes course semester thesis university college homework"),
         ("学校", "学习", "考试", "课", "论文", "大学", "作业", "学期", "复习")),
     Cue(("user.likes", "user.favorite"),
-        _en("recommend recommendation suggest suggestion ideas idea hobby hobbies weekend fun movie book music watch read listen play vacation holiday travel podcast audiobook recs treat lesson lessons practice playlist song songs"),
-        ("推荐", "建议", "有什么好", "爱好", "周末", "好玩", "电影", "书", "音乐", "看点什么", "旅游", "假期", "度假", "放松", "听")),
+        _en("recommend recommendation suggest suggestion ideas idea hobby hobbies weekend fun movie book music watch read listen play vacation holiday travel podcast audiobook recs treat lesson lessons practice playlist song songs "
+            "show shows series anime game games"),
+        ("推荐", "建议", "有什么好", "爱好", "周末", "好玩", "电影", "书", "音乐", "看点什么", "旅游", "假期", "度假", "放松", "听",
+         # the Chinese of what the English names: a playlist, a podcast, a show, a game, an idea
+         "歌", "播客", "有声书", "剧", "综艺", "动漫", "游戏", "点子", "主意", "练习")),
 )
 
 _PREFERENCE_ASK = re.compile(r"recommend|suggest|idea|what should i|any tips|推荐|建议|有什么好|该怎么|怎么选", re.I)
