@@ -213,6 +213,8 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
     """Whether a new statement `text` of a one-value `topic` replaces the older memory `old`."""
     if not topic.single or TENTATIVE.search(text):
         return False
+    if topic.slot == "user.job" and _OFFERED.search(text) and not _TOOK_IT.search(text):
+        return False  # "上海那边有家公司给我发了offer" is a choice to make, not a new job
     if topic.changes_only:
         return CHANGE.search(text) is not None
     if topic.slot == "user.city" and HOMETOWN.search(old.content) and not HOMETOWN.search(text):
@@ -234,6 +236,12 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
 # The parts of life a statement filed under another topic can still change ("下周去字节报到"
 # is a plan; "交完工牌那天哭了一场" may be filed nowhere).
 _LIFE_PARTS = frozenset({"user.job", "user.school", "user.city"})
+# An offer received is a choice ahead; an offer taken is the new job.
+_OFFERED = re.compile(
+    r"(?i)\b(?:got|get|getting|received|have|had|has)\s+(?:an?\s+|the\s+|two\s+|a few\s+|another\s+)?(?:job\s+)?offers?\b|\boffers?\s+from\b"
+    r"|(?:发|给)了?(?:我)?\s?(?:个|一个)?\s?offer|(?:拿到|收到|拿了|有)了?.{0,8}offer"
+)
+_TOOK_IT = re.compile(r"(?i)\b(?:accepted|took|signed|taking|accepting)\b.{0,16}\boffers?\b|接了|接受了|签了|入职|报到|决定去")
 _WEAK_CHANGE = re.compile(r"(?i)now|since|these days|nowadays|new|started|starting|just started")
 # ... but a new job, a first day are changes whatever the words around them ("started my new job
 # at costco today")

@@ -221,3 +221,12 @@ def test_a_cold_of_that_week_is_gone_from_a_later_prompt_and_the_asthma_is_not(p
     block = prompt(profile, clock, "suggest a workout routine I can start this week")
     assert "asthma" in block and "flu" not in block and "wrist" not in block
 
+
+def test_an_offer_received_is_no_new_job(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我在南京做审计，住在鼓楼")
+    clock.advance(timedelta(days=9))
+    say(profile, clock, "杭州那边有家公司给我发了offer，工资高一截，还在纠结")
+    assert "南京做审计" in contents(profile)
+    say(profile, clock, "I'm a line cook at Rosie's in Austin")
+    say(profile, clock, "got two offers from bakeries in Dallas this week")
+    assert "Rosie's" in contents(profile)
