@@ -22,6 +22,8 @@ from assistant.memory.cues import asks_about_plans, asks_for_identifier, cue_slo
         ("双十一想买点数码产品，给点建议", "user.device"),
         ("春节要开长途回老家，路上要注意点啥", "user.vehicle"),
         ("I'm getting a 5k bonus next month, what should I do with it?", "user.finance"),
+        ("明天要开三小时车 帮我弄个歌单", "user.likes"),  # the Chinese of "playlist"
+        ("最近有什么好看的剧", "user.likes"),
     ],
 )
 def test_a_question_points_at_the_memories_it_needs(query: str, slot: str) -> None:

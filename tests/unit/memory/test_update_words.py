@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from assistant.memory.episodes import _lasts_for
-from assistant.memory.topics import cue_topics, value_words
+from assistant.memory.topics import HOMETOWN, cue_topics, value_words
 from assistant.memory.update import _pets_gone, _tentative, ended_names
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
@@ -75,10 +75,17 @@ def test_a_state_said_to_last_a_while(text: str, days: int | None) -> None:
         ("下个月 join 小红书", "user.job"),
         ("doing evening workouts now", "user.health"),
         ("two months smoke-free", "user.health"),
+        ("我从小在 HK 长大", "user.city"),  # where the user comes from
+        ("down with covid this week", "user.health"),
     ],
 )
 def test_cue_words_put_a_clause_in_its_part_of_life(clause: str, slot: str) -> None:
     assert slot in [t.slot for t in cue_topics(clause)]
+
+
+def test_where_the_user_grew_up_is_where_they_come_from() -> None:
+    # so a move does not replace it, nor it where the user lives now (`update.replaces`)
+    assert HOMETOWN.search("我从小在 HK 长大") and HOMETOWN.search("在成都长大的") and not HOMETOWN.search("我住在上海")
 
 
 def test_a_move_and_a_new_role_in_one_clause_is_a_move() -> None:
