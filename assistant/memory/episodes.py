@@ -93,8 +93,12 @@ _LAUGH = re.compile(r"(?i)^(?:哈{2,}|呵{2,}|嘿{2,}|h{2,}|lol|lmao|rofl|haha+|
 # A clause that tells what happened names no day ahead, whatever its date words: "I moved to
 # Lisbon on March 3", "上个月三号搬的家".
 _PAST = re.compile(
-    r"(?i)\b(?:was|were|did|went|moved|bought|sold|started|finished|left|ago|last|yesterday|used to)\b"
+    r"(?i)\b(?:was|were|did|went|moved|bought|sold|started|finished|left|ago|last|yesterday|used to|"
+    # "we lost our cat on tuesday", "picked him up on saturday": a weekday gone by
+    r"lost|had|came|took|saw|met|ate|found|died|passed away|broke|adopted|signed|graduated|arrived|landed|returned|picked up|spent|visited)\b"
     r"|去年|上个?月|上个?周|上个?星期|以前|之前|昨天|前天|那年|当年"
+    # "我周二把车卖了", "周六去爬山了": done, unless it is about to be ("周五就放假了", "快考试了")
+    r"|^(?!.*(?:就|快|会|将|该|得))(?=.*(?:周|星期|礼拜)[一二三四五六日天]).*[\u4e00-\u9fff](?:了|过)[\s!！。.~～]*\W*$"
 )
 # How a weekday is written: "周二" / "星期二" / "礼拜二", and the English short forms (bare "sat"
 # and "sun" only in a list like "Fri/Sat": alone they are "I sat down", "the sun").

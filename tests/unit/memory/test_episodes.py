@@ -45,6 +45,13 @@ def test_what_happened_today_is_not_a_plan(embedder: SentenceTransformerEmbedder
         assert episode.candidate is not None and episode.candidate.event_at is None
 
 
+@pytest.mark.parametrize(("text", "ahead"), [("我周二把车卖了", False), ("周六去爬山了", False), ("we lost our cat on tuesday", False),
+                                             ("周五就放假了", True), ("I have a dentist appointment on friday", True)])
+def test_a_weekday_gone_by_is_no_plan(embedder: SentenceTransformerEmbedder, text: str, ahead: bool) -> None:
+    (episode,) = capture(embedder, text)
+    assert episode.candidate is not None and (episode.candidate.event_at is not None) is ahead, text
+
+
 def test_the_rest_of_a_dated_sentence_shares_its_day(embedder: SentenceTransformerEmbedder) -> None:
     episodes = capture(embedder, "这周五 (6号) 有个 deadline，要交 quarterly report 给老板")
     assert [e.candidate.event_at.date().isoformat() for e in episodes if e.candidate and e.candidate.event_at] == ["2026-03-06", "2026-03-06"]
