@@ -230,3 +230,16 @@ def test_an_offer_received_is_no_new_job(profile: Profile, clock: ManualClock) -
     say(profile, clock, "I'm a line cook at Rosie's in Austin")
     say(profile, clock, "got two offers from bakeries in Dallas this week")
     assert "Rosie's" in contents(profile)
+
+
+def test_a_pet_that_died_told_by_its_kind_and_a_weekday_gone_by(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "I have a cat named Pistachio, she sleeps on my keyboard")
+    clock.advance(timedelta(days=30))
+    say(profile, clock, "we lost our cat on tuesday. 14 years. the house is so quiet")
+    assert "Pistachio" not in contents(profile)  # history keeps her; no prompt does
+    assert any("lost our cat" in m.content and m.expires_at is None for m in profile.store.list(limit=50))
+    say(profile, clock, "我家猫叫芋圆", "我周二把车卖了")
+    clock.advance(timedelta(days=3))
+    say(profile, clock, "我家猫昨天走了")
+    assert "芋圆" not in contents(profile)
+    assert any("车卖了" in m.content and m.expires_at is None for m in profile.store.list(limit=50))  # done, not a plan

@@ -27,6 +27,8 @@ NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
         ("我们走了", set()),  # "we're off", not a death
         ("my sister's dog died last night", set()),  # a kind is no name
         ("他走了", set()),
+        ("we lost our cat on tuesday. 16 years.", set()),  # the word after the kind is no name
+        ("lost my dog last night", set()),
     ],
 )
 def test_the_pet_a_message_says_died(text: str, names: set[str]) -> None:
