@@ -231,7 +231,8 @@ _STOPPED_MIXED = r"不(?:搞|做|弄|练|玩|学|用|吃|喝)\s?[A-Za-z][\w:\- ]
 CHANGE = re.compile(
     r"(?i)\b(?:moved|moving|relocated|the move to|move to|now|anymore|any more|no longer|not \w+ anymore|quit|left|resigned|switched|changed|sold|"
     r"new|just started|started|starting|start at|joining|joined|join(?=\s+(?-i:[A-Z]))|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|upgraded|replaced|traded in|"
-    r"signed (?:the|a|our) lease|got (?:the|our) keys|picked up (?:the|our) keys|closed on|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at)\b"
+    r"signed (?:the|a|our) lease|got (?:the|our) keys|picked up (?:the|our) keys|closed on|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|"
+    r"first (?:day|week|month|shift|night) (?:as|at)(?= (?:an? |the )?\w))\b"
     r"|(?i:give up)\s*了|(?i:join)\s?[\u4e00-\u9fff]|报到|复工|录取通知书|(?i:first shift|back at my desk|got into|uni starts|college starts)|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|" + _STOPPED_MIXED + r"|开始|新|拿到钥匙|交房|入职|第.天",
     re.ASCII,
 )

@@ -243,3 +243,10 @@ def test_a_pet_that_died_told_by_its_kind_and_a_weekday_gone_by(profile: Profile
     say(profile, clock, "我家猫昨天走了")
     assert "芋圆" not in contents(profile)
     assert any("车卖了" in m.content and m.expires_at is None for m in profile.store.list(limit=50))  # done, not a plan
+
+
+def test_the_first_week_in_a_new_role_ends_the_old_one(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "i teach 6th grade math and parent emails never stop")
+    clock.advance(timedelta(days=60))
+    say(profile, clock, "first week as a paralegal at a firm downtown, so many acronyms")
+    assert "6th grade" not in contents(profile) and "paralegal" in contents(profile)
