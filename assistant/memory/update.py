@@ -213,8 +213,6 @@ def replaces(topic: Topic, text: str, old: Memory, value: str | None = None) -> 
     """Whether a new statement `text` of a one-value `topic` replaces the older memory `old`."""
     if not topic.single or TENTATIVE.search(text):
         return False
-    if topic.slot == "user.job" and _OFFERED.search(text) and not _TOOK_IT.search(text):
-        return False  # "上海那边有家公司给我发了offer" is a choice to make, not a new job
     if topic.changes_only:
         return CHANGE.search(text) is not None
     if topic.slot == "user.city" and HOMETOWN.search(old.content) and not HOMETOWN.search(text):
@@ -241,7 +239,7 @@ _OFFERED = re.compile(
     r"(?i)\b(?:got|get|getting|received|have|had|has)\s+(?:an?\s+|the\s+|two\s+|a few\s+|another\s+)?(?:job\s+)?offers?\b|\boffers?\s+from\b"
     r"|(?:发|给)了?(?:我)?\s?(?:个|一个)?\s?offer|(?:拿到|收到|拿了|有)了?.{0,8}offer"
 )
-_TOOK_IT = re.compile(r"(?i)\b(?:accepted|took|signed|taking|accepting)\b.{0,16}\boffers?\b|接了|接受了|签了|入职|报到|决定去")
+_TOOK_IT = re.compile(r"(?i)\b(?:accepted|took|signed|taking|accepting)\b.{0,16}\boffers?\b|\bsigned (?:it|the contract)\b|接了|接受了|签了|入职|报到")
 _WEAK_CHANGE = re.compile(r"(?i)now|since|these days|nowadays|new|started|starting|just started")
 # ... but a new job, a first day are changes whatever the words around them ("started my new job
 # at costco today")
@@ -545,7 +543,10 @@ class UpdateDecision:
         def taken() -> set[int]:
             return {m.id for m in replaced} | set(keep) | ({derived_from} if derived_from else set())
 
-        if topic is not None and topic.single:
+        whole = turn.content if turn is not None and isinstance(turn.content, str) else said
+        # "上海那边有家公司给我发了offer" is a choice to make, not a new job ("… signed it today" is)
+        offered = topic is not None and topic.slot == "user.job" and _OFFERED.search(said) is not None and _TOOK_IT.search(whole) is None
+        if topic is not None and topic.single and not offered:
             replaced += self._stale_in_topic(topic, candidate, taken())
             replaced += self._ended_just_now(topic, candidate, keep, taken())
         if (topic is None or topic.slot == "user.plan") and (CHANGE.search(said) or ENDED.search(said)) and not about_someone_else(said):
@@ -586,7 +587,6 @@ class UpdateDecision:
             replaced += self._former_partners(at, taken())
         if topic is not None and topic.slot == "user.health" and RECOVERED.search(said):
             replaced += self._health_before(_RESTRICTION, at, taken())
-        whole = turn.content if turn is not None and isinstance(turn.content, str) else said
         if not TENTATIVE.search(said) and not about_someone_else(said):
             # "皮试结果阴性 以后阿莫西林都能用" after "我对青霉素过敏"; "打脸了 天天单曲循环" after
             # "我超讨厌K-pop"; "整整一个月没碰珍珠了" after "每天都要喝两杯奶茶": the condition,

@@ -230,6 +230,9 @@ def test_an_offer_received_is_no_new_job(profile: Profile, clock: ManualClock) -
     say(profile, clock, "I'm a line cook at Rosie's in Austin")
     say(profile, clock, "got two offers from bakeries in Dallas this week")
     assert "Rosie's" in contents(profile)
+    clock.advance(timedelta(days=9))
+    say(profile, clock, "GOT THE OFFER FROM CRUMBWELL!! signed it today")  # taken, in the next clause
+    assert "Rosie's" not in contents(profile)
 
 
 def test_a_pet_that_died_told_by_its_kind_and_a_weekday_gone_by(profile: Profile, clock: ManualClock) -> None:
