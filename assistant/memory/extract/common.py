@@ -123,9 +123,10 @@ def is_question(s: Sentence) -> bool:
 
 
 _HYPOTHETICAL = re.compile(
-    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asked )(?<!sorry )(?<!mind )(?<!apologies )(?<!apologize )(?<!apologise )(?!(?-i:IF)\b)if(?! (?:that|this) (?:matters|helps|makes a difference)| it matters| (?:that's|that is) (?:relevant|useful|helpful))|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
+    r"(?i)\b(?:(?<!remind me )(?<!let me know )(?<!tell me )(?<!ask me )(?<!check )(?<!see )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asked )(?<!sorry )(?<!mind )(?<!apologies )(?<!apologize )(?<!apologise )(?!(?-i:IF)\b)if(?! (?:that|this) (?:matters|helps|makes a difference)| it matters| (?:that's|that is) (?:relevant|useful|helpful)| (?:at all )?possible\b| you (?:can|could)\b| needed\b| necessary\b)|suppose|supposing|imagine|hypothetically|what if|(?<!just )in case(?! (?:it|that|this) (?:matters|helps)| you(?:'re| were| are)? (?:wondering|curious|need|want))|assuming|unless)\b"
     r"|\bI (?:wish|would|'d)\b|\bI might\b|\bmaybe I\b|\bwould I\b"
-    r"|如果|假如|要是|假设|万一|想象|倘若|如若|的话|假使|设想|说不定|也许我|可能会"
+    # "如果可以的话", "方便的话": a polite wish, no condition
+    r"|如果(?!可以|方便|可能的话)|假如|要是|假设|万一|想象|倘若|如若|(?<!可以)(?<!方便)(?<!可能)的话|假使|设想|说不定|也许我|可能会"
 )
 
 

@@ -327,3 +327,16 @@ def test_a_forget_target_is_what_the_request_names(text: str, target: str) -> No
     from assistant.memory.forget_request import find_forget_request
 
     assert find_forget_request(text) == target
+
+
+@pytest.mark.parametrize(
+    ("text", "conditional"),
+    [
+        ("bullet points if possible", False), ("keep it short if you can", False), ("如果可以的话用表格", False), ("方便的话用中文回", False),
+        ("if I moved to Paris I'd learn French", True), ("如果我搬去上海就买车", True), ("有空的话去爬山", True),
+    ],
+)
+def test_a_polite_if_sets_no_condition(text: str, conditional: bool) -> None:
+    from assistant.memory.extract.common import is_hypothetical
+
+    assert is_hypothetical(text) is conditional
