@@ -88,6 +88,8 @@ class Episode:
 Span = tuple[datetime, datetime]
 
 # A sentence that opens laughing is banter ("哈哈哈哈今天520，单身狗瑟瑟发抖").
+# ... but not one that laughs to announce news ("嘿嘿 跟你说 我有新对象啦", "haha guess what")
+_ANNOUNCES = re.compile(r"(?i)跟你说|告诉你|报告|宣布|官宣|好消息|\b(?:guess what|big news|good news)\b")
 _LAUGH = re.compile(r"(?i)^(?:哈{2,}|呵{2,}|嘿{2,}|h{2,}|lol|lmao|rofl|haha+|hehe+|😂|🤣)")
 
 # A clause that tells what happened names no day ahead, whatever its date words: "I moved to
@@ -408,7 +410,10 @@ class EpisodeCapture:
         day_story = bool(clauses) and DAY_STORY.search(" ".join(c.text for c in clauses[:2])) is not None
         pivot = next((c.start for c in clauses if PIVOT.search(c.text)), None)
         changes: set[int] = set()  # sentences with a change that lasts from a day ahead
-        joking = {c.sentence for j, c in enumerate(clauses) if (j == 0 or clauses[j - 1].sentence != c.sentence) and _LAUGH.match(c.text)}
+        joking = {
+            c.sentence for j, c in enumerate(clauses)
+            if (j == 0 or clauses[j - 1].sentence != c.sentence) and _LAUGH.match(c.text) and not _ANNOUNCES.search(c.text)
+        }
         for i, (clause, body) in enumerate(zip(clauses, bodies, strict=True)):
             vector = None if vectors is None else vectors[i]
             if self.topics is not None:

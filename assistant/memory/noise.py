@@ -47,6 +47,8 @@ GREETING = re.compile(
 # Thanks, also after an acknowledgement ("ok thanks for the help", "嗯嗯 谢谢安慰", "好的谢谢你").
 _ACK = r"(?:(?:ok|okay|oh|ah|yeah|yes|sure|great|cool|alright|嗯+|好的|好滴|好嘞|好吧|好|哦+|噢|喔|行|收到|明白了?|懂了)[\s,，!！.。~～]*)?"
 THANKS = re.compile(rf"(?i)^{_ACK}(?:thanks|thank you|thank u|thx|ty|much appreciated|appreciate)\b|^{_ACK}(?:谢谢|多谢|感谢|谢啦|谢了)")
+# What turns from thanks to news: "顺便说一下", "对了", "btw", "also"
+_BY_THE_WAY = re.compile(r"(?i)(?:顺便|对了|另外|还有|补充|btw\b|by the way\b|also\b|oh and\b|and also\b|fyi\b)")
 # Cries: alone they are a mood (MOOD); before a statement they are skipped (_INTERJECTION).
 _CRY_EN = "|".join(("ugh", "argh", "lol", "lmao", "haha+", "omg", "meh", "yay", "woo+", "phew"))
 _CRY_ZH = "|".join(("哈哈+", "呵呵+", "嘿嘿+", "笑死", "啊啊+", "唉+", "烦死", "气死", "累死", "困死", "饿死", "热死", "冷死"))
@@ -311,7 +313,14 @@ class NoiseFilter:
             return Verdict(False, "no words")
         if looks_like_injection(text):
             return Verdict(False, "instruction to the assistant (possible prompt injection)")
-        if GREETING.match(text) or THANKS.match(text):
+        thanks = THANKS.match(text)
+        if thanks is not None and _BY_THE_WAY.match(rest := text[thanks.end():].lstrip(" ,，.。!！~～:：")) and FIRST_PERSON.search(rest):
+            # "ok thx 顺便说一下我自己是做 interior design 的": the thanks is said, then the news
+            return self.judge(
+                rest, vector, topic, user_subject=user_subject, implied_subject=implied_subject,
+                continues=continues, day_story=day_story, moved_day=moved_day, corrects=corrects,
+            )
+        if GREETING.match(text) or thanks is not None:
             return Verdict(False, "greeting, thanks or acknowledgement")
         if _REACTION.match(text):
             return Verdict(False, "a reaction to the reply")

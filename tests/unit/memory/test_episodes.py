@@ -175,6 +175,12 @@ def test_a_name_given_or_a_place_named_is_kept(embedder: SentenceTransformerEmbe
         # what is said after a wish that ends by itself is told, not imagined
         ("要是能去冰岛就好了，我护照下个月过期", ["我护照下个月过期"]),
         ("我要是中了五百万，立马辞职去环游世界", []),
+        # news after thanks, and after a laugh that announces it
+        ("ok thx 顺便说一下我自己是做 interior design 的", ["ok thx 顺便说一下我自己是做 interior design 的"]),
+        ("嘿嘿 跟你说 我有新对象啦", ["我有新对象啦"]),
+        ("哈哈哈哈今天520，单身狗瑟瑟发抖", []),
+        # a polite if is no condition
+        ("please keep your answers short, bullet points if possible", ["please keep your answers short, bullet points if possible"]),
     ],
 )
 def test_what_a_chat_message_keeps(embedder: SentenceTransformerEmbedder, text: str, kept: list[str]) -> None:
