@@ -97,7 +97,7 @@ _LAUGH = re.compile(r"(?i)^(?:哈{2,}|呵{2,}|嘿{2,}|h{2,}|lol|lmao|rofl|haha+|
 _PAST = re.compile(
     r"(?i)\b(?:was|were|did|went|moved|bought|sold|started|finished|left|ago|last|yesterday|used to|"
     # "we lost our cat on tuesday", "picked him up on saturday": a weekday gone by
-    r"lost|had|came|took|saw|met|ate|found|died|passed away|broke|adopted|signed|graduated|arrived|landed|returned|picked up|spent|visited)\b"
+    r"lost|had|came|took|saw|met|ate|found|died|passed away|broke|adopted|signed(?! up)|graduated|arrived|landed|returned|picked up|spent|visited)\b"
     r"|去年|上个?月|上个?周|上个?星期|以前|之前|昨天|前天|那年|当年"
     # "我周二把车卖了", "周六去爬山了": done, unless it is about to be ("周五就放假了", "快考试了")
     r"|^(?!.*(?:就|快|会|将|该|得))(?=.*(?:周|星期|礼拜)[一二三四五六日天]).*[\u4e00-\u9fff](?:了|过)[\s!！。.~～]*\W*$"
@@ -340,6 +340,8 @@ _AILMENT_KEEPS = re.compile(
     r"years|long[- ]covid|used to|whenever)\b|老是|总是|经常|一直|反复|慢性|每年|每次|每到|一到|容易|年前|前年|去年|以前|小时候|后遗症"
 )
 _AILMENT_DAYS = 21
+
+
 def _passing_ailments(episodes: list[Episode], now: datetime) -> None:
     """A clause that tells of an illness or injury of the moment expires a few weeks on (or when
     its sentence says it ends), with the clauses beside it that name nothing of their own ("鼻塞头疼",

@@ -46,7 +46,8 @@ def test_what_happened_today_is_not_a_plan(embedder: SentenceTransformerEmbedder
 
 
 @pytest.mark.parametrize(("text", "ahead"), [("我周二把车卖了", False), ("周六去爬山了", False), ("we lost our cat on tuesday", False),
-                                             ("周五就放假了", True), ("I have a dentist appointment on friday", True)])
+                                             ("周五就放假了", True), ("I have a dentist appointment on friday", True),
+                                             ("signed up for a pottery class on tuesday", True)])
 def test_a_weekday_gone_by_is_no_plan(embedder: SentenceTransformerEmbedder, text: str, ahead: bool) -> None:
     (episode,) = capture(embedder, text)
     assert episode.candidate is not None and (episode.candidate.event_at is not None) is ahead, text
