@@ -313,13 +313,16 @@ class NoiseFilter:
             return Verdict(False, "no words")
         if looks_like_injection(text):
             return Verdict(False, "instruction to the assistant (possible prompt injection)")
-        thanks = THANKS.match(text)
-        if thanks is not None and _BY_THE_WAY.match(rest := text[thanks.end():].lstrip(" ,，.。!！~～:：")) and FIRST_PERSON.search(rest):
-            # "ok thx 顺便说一下我自己是做 interior design 的": the thanks is said, then the news
+
+        def judged_as_said(rest: str) -> Verdict:
             return self.judge(
                 rest, vector, topic, user_subject=user_subject, implied_subject=implied_subject,
                 continues=continues, day_story=day_story, moved_day=moved_day, corrects=corrects,
             )
+
+        thanks = THANKS.match(text)
+        if thanks is not None and _BY_THE_WAY.match(rest := text[thanks.end():].lstrip(" ,，.。!！~～:：")) and FIRST_PERSON.search(rest):
+            return judged_as_said(rest)  # "ok thx 顺便说一下我自己是做 interior design 的": the thanks is said, then the news
         if GREETING.match(text) or thanks is not None:
             return Verdict(False, "greeting, thanks or acknowledgement")
         if _REACTION.match(text):
@@ -331,10 +334,7 @@ class NoiseFilter:
         if lead is not None and _size(text[lead.end():]) >= (6 if lang == "zh" else 4) and not _HEDGE.match(text, lead.end()):
             # "omg Biscuit chewed up my airpods case", "气死 我家橘猫年糕又把耳机线咬断了": the cry
             # is a passing mood, what follows it is judged as said ("lol ok", "唉 好累" stay moods)
-            return self.judge(
-                text[lead.end():], vector, topic, user_subject=user_subject, implied_subject=implied_subject,
-                continues=continues, day_story=day_story, moved_day=moved_day, corrects=corrects,
-            )
+            return judged_as_said(text[lead.end():])
         if (is_question(Sentence(text, 0, lang)) or _ASKS_FIRST.match(text)) and not _PUZZLED.match(text) \
                 and not (REVERSED.search(text) and not text.rstrip().endswith(("?", "？"))):  # "…, who even am i"
             return Verdict(False, "question")

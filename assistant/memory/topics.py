@@ -64,6 +64,8 @@ def _rx(en: str, zh: str) -> re.Pattern[str]:
 
 # The known Chinese cities, as one alternation for the patterns below.
 _ZH_CITY = "|".join(ZH_CITIES)
+# "从小在 HK 长大": where the user comes from (a city cue, and `HOMETOWN`)
+_GREW_UP_ZH = r"在\s?[\u4e00-\u9fffA-Za-z]{1,8}\s?长大"
 
 TOPICS: tuple[Topic, ...] = (
     Topic("user.city", True, _rx(
@@ -76,7 +78,8 @@ TOPICS: tuple[Topic, ...] = (
         rf"(?:已经|现在|终于)回(?:{_ZH_CITY})(?:了|啦|定居|发展|工作)|"
         # "终于在厦门落脚了", "Toronto这边的冬天是真的冷": where the user is now (not on a trip there)
         rf"落脚|安顿下来|(?:(?:{_ZH_CITY})|(?-i:[A-Z][a-z]{{2,}}))这边(?!.{{0,12}}(?:玩|旅游|旅行|出差|度假|开会|酒店|民宿|景点))|"
-        r"老家|家乡|在\s?[\u4e00-\u9fffA-Za-z]{1,8}\s?长大|通勤|拿到钥匙|交房|新家|(?:那边|这边)的(?:一个|一套|一间)?(?:小|新)?(?:公寓|房子|两居|一居|单间)|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
+        rf"老家|家乡|{_GREW_UP_ZH}|"
+        r"通勤|拿到钥匙|交房|新家|(?:那边|这边)的(?:一个|一套|一间)?(?:小|新)?(?:公寓|房子|两居|一居|单间)|在.{1,6}生活|在.{1,6}待着|待在|呆在|我是.{2,4}人|小区|"
         # "我在成都": a known city as all the clause says ("我在成都出差" is a trip)
         rf"^(?:我|我们|我家)?(?:现在|目前|一直|也|还|已经)?(?:人)?在(?:{_ZH_CITY})(?:市|这边|那边)?(?:了|啦|呢|啊|呀|哦)*$"
         # "累死 现在在合肥了": where the user is now, after a word of something else
@@ -516,7 +519,7 @@ _MOVED_TO = re.compile(r"(?i)\b(?:moved|relocated|relocating|moving)\s+(?:back\s
 # comes; "I grew up in Ohio" when "I live in Denver" does).
 HOMETOWN = re.compile(
     r"(?i)\b(?:my hometown|home town|grew up in|i'm from|i am from|originally from|born and raised in|was born in|back home in)\b"
-    r"|老家|家乡|故乡|出生在|土生土长|我是[\u4e00-\u9fff]{2,4}人|在\s?[\u4e00-\u9fffA-Za-z]{1,8}\s?长大"
+    rf"|老家|家乡|故乡|出生在|土生土长|我是[\u4e00-\u9fff]{{2,4}}人|{_GREW_UP_ZH}"
 )
 # A clause that tells of living somewhere now, beside where the user comes from
 LIVES_NOW = re.compile(r"(?i)\b(?:live|lives|living|moved|relocated|based in|now|moved back)\b|住|搬|现在|定居|回(?:到)?老家|回(?:到)?家乡")

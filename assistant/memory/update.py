@@ -342,12 +342,15 @@ _HABITS_QUIT = (
 )
 # A pet that died, by its name: "豆豆走了" (of a pet, 走了 is a death), "we said goodbye to
 # pepper", "Biscuit passed away", "had to put Max down".
+# When and how a Chinese message says a pet died ("豆豆昨天走了", "我家狗去汪星了")
+_WHEN_ZH = "(?:昨天|昨晚|今天|今早|前天|上周|早上|半夜)?"
+_DIED_ZH = "(?:走了|去世了|没了|去汪星了|去喵星了|当小天使了)"
 _PET_GONE = re.compile(
     r"(?i)\b(?:said goodbye to|had to put down|put down|buried)\s+(?:our|my)?\s*(?:(?:dog|cat|bunny|rabbit|hamster|boy|girl)\s+)?([a-z][a-z'-]{1,20})\b"
     r"|\blost\s+(?:our|my)\s+(?:old\s+)?(?:dog|cat|bunny|rabbit|hamster|parrot)\s+([a-z][a-z'-]{1,20})\b"
     r"|\b(?:had to )?put\s+([a-z][a-z'-]{1,20})\s+down\b"
     r"|\b([a-z][a-z'-]{1,20})\s+(?:passed away|died|crossed the rainbow bridge|is gone)\b"
-    r"|([\u4e00-\u9fff]{2,3}?)(?:昨天|昨晚|今天|今早|前天|上周|早上|半夜)?(?:走了|去世了|没了|去汪星了|去喵星了|当小天使了)"
+    rf"|([\u4e00-\u9fff]{{2,3}}?){_WHEN_ZH}{_DIED_ZH}"
 )
 # A pet's death told by its kind alone ("we lost our cat on tuesday. 16 years.", "我家狗昨天走了"):
 # not one lost for an hour and found
@@ -355,12 +358,15 @@ _PET_KIND_GONE = re.compile(
     r"(?i)\b(?:lost|said goodbye to|had to put down|put down|buried)\s+(?:our|my)\s+(?:old\s+|sweet\s+|beloved\s+|little\s+)?"
     r"(?:dog|cat|bunny|rabbit|hamster|parrot|pup|puppy|kitty|kitten)\b(?!\s+(?-i:[A-Z]))(?![^.!?]*\b(?:found|back|home|for (?:an?|\d+|two|three|hours?))\b)"
     r"|\b(?:our|my)\s+(?:old\s+)?(?:dog|cat|bunny|rabbit|hamster|parrot)\s+(?:passed away|died|crossed the rainbow bridge|was put down|had to be put down)\b"
-    r"|(?:我家|我的|家里的?|我们家的?)(?:猫|狗|兔子|仓鼠|鹦鹉)(?:咪|子)?(?:昨天|昨晚|今天|今早|前天|上周|早上|半夜)?(?:走了|去世了|没了|去汪星了|去喵星了|当小天使了)"
+    rf"|(?:我家|我的|家里的?|我们家的?)(?:猫|狗|兔子|仓鼠|鹦鹉)(?:咪|子)?{_WHEN_ZH}{_DIED_ZH}"
 )
 _NOT_PET_NAMES = frozenset({"my", "our", "the", "a", "an", "him", "her", "them", "it", "he", "she", "they", "we", "i", "weight", "touch", "track", "power", "everything", "money", "job",
                             # people: "my grandma passed away" ends no memory of her cat
                             "grandma", "grandpa", "granny", "gran", "nan", "mom", "mum", "dad", "mother", "father", "uncle",
-                            "aunt", "friend", "neighbour", "neighbor", "husband", "wife", "brother", "sister", "son", "daughter"})
+                            "aunt", "friend", "neighbour", "neighbor", "husband", "wife", "brother", "sister", "son", "daughter",
+                            # nor a word that follows the kind ("we lost our cat on tuesday", "… last week")
+                            "last", "yesterday", "today", "tonight", "recently", "earlier", "suddenly", "finally", "peacefully",
+                            "overnight", "after", "before"})
 
 
 def _on_the_day_of(candidate: Candidate, plans: list[Memory], tz: tzinfo | None) -> Candidate:
@@ -449,15 +455,10 @@ def _pets_gone(text: str) -> set[str]:
     """The names of the pets `text` says have died, casefolded."""
     found = {g.casefold() for m in _PET_GONE.finditer(text) for g in m.groups() if g}
     # a kind is no name: "my sister's dog died" names no pet "dog"
-    # nor a word that follows the kind ("we lost our cat on tuesday", "… last week")
     return {
         name for name in found
-        if name not in _NOT_PET_NAMES and name not in EN_STOP and name not in _NOT_A_NAME_AFTER
-        and not kinds_in(name) and len(name) >= 2 and name[0] not in "我你他她它咱大"
+        if name not in _NOT_PET_NAMES and name not in EN_STOP and not kinds_in(name) and len(name) >= 2 and name[0] not in "我你他她它咱大"
     }
-
-
-_NOT_A_NAME_AFTER = frozenset("last yesterday today tonight recently earlier suddenly finally peacefully overnight after before".split())
 
 
 _GENERIC_TERMS = frozenset(

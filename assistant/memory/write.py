@@ -428,11 +428,11 @@ class MemoryWriter:
                 result.changes.append(Change(Action.DROPPED, None, candidate.content, candidate.category, reason=f"value: {problem}"))
                 continue
             episode_id = episode_ids.get(_source_clause(candidate, clauses, episode_ids))
-            read_from = [
-                c.start for c in clauses if c.start in episode_ids and candidate.evidence and (c.text in candidate.evidence or candidate.evidence in c.text)
-            ]
-            if candidate.expires_at is None and read_from and all(i in passing for i in read_from):
-                candidate.expires_at = passing[read_from[0]]  # "User sprained their ankle." passes with what it was read from
+            if passing and candidate.expires_at is None and candidate.evidence:
+                # "User sprained their ankle." passes with what it was read from
+                read_from = [c.start for c in clauses if c.start in episode_ids and (c.text in candidate.evidence or candidate.evidence in c.text)]
+                if read_from and all(i in passing for i in read_from):
+                    candidate.expires_at = passing[read_from[0]]
             change = self._judged(candidate, source_text, now, turn, derived_from=episode_id, keep_ids=stored)
             result.changes.append(change)
             if change.memory_id is not None:
