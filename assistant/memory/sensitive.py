@@ -477,6 +477,8 @@ _NOT_SECRET_BEFORE = re.compile(
     r"|member(?:ship)?|loyalty|rewards?|library|frequent[ -]flyer|会员|积分|订单|快递|运单|物流|借书|图书)"
     r"(?:\s*(?:card|卡))?\s*$"
 )
+# What a code opens or proves is secret whatever it came with: "快递验证码 683912", "order PIN".
+_CODES = frozenset({"pin", "security_code"})
 _S = r"[ \t\u00a0\u3000]{0,3}"
 # What people put between the key and the value: "'s", "号码", "number", "for my bank", "is", ":".
 _GLUE = re.compile(
@@ -492,7 +494,9 @@ _GLUE = re.compile(
     rf"(?:{_S}(?i:ending(?:[ \t]+(?:in|with))?|ends[ \t]+(?:in|with)|last[ \t]+(?:four|4|six|6)(?:[ \t]+digits)?|reads|says)(?![A-Za-z]))?"
     rf"(?:{_S}(?:(?i:is|was|are|were)(?![A-Za-z])|[:=#＝：＃]|是|为|為|叫)){{0,2}}"
     # "要填护照号，我的是EJ4829173", "passport number? mine is X1234567"
-    rf"(?:{_S}[，,?？]{_S}(?:我的|(?i:mine|my one|it|it's))?{_S}(?:是|为|(?i:is|'s)(?![A-Za-z]))?)?"
+    rf"(?:{_S}[，,?？]{_S}(?:我的|(?i:mine|my one|it|it's))?{_S}(?:是|为|(?i:is|'s)(?![A-Za-z]))?"
+    # "表格要填身份证号 我的是330206…": the pause a space
+    rf"|{_S}(?:我的|(?i:mine|my one)(?![A-Za-z])){_S}(?:是|为|(?i:is|'s)(?![A-Za-z]))?)?"
     rf"{_S}(?P<quote>[\"'“‘「『])?"
 )
 _GLUE_MAX = 40  # the key and its value stand in one clause
@@ -528,9 +532,9 @@ def _keyed_spans(text: str) -> Iterator[tuple[int, SensitiveSpan]]:
     taken = 0
     for found in _KEY.finditer(text):
         start = found.start()
-        if start < taken or _NOT_SECRET_BEFORE.search(text, max(0, start - 24), start):
-            continue
         key = _KEYS[(found.lastindex or 1) - 1]
+        if start < taken or (key.kind not in _CODES and _NOT_SECRET_BEFORE.search(text, max(0, start - 24), start)):
+            continue  # "快递单号" is an identifier to keep; "快递验证码" still opens the locker
         glue = _GLUE.match(text, found.end())
         assert glue is not None  # every part of the glue is optional
         at = glue.end()

@@ -295,6 +295,10 @@ def test_adversarial_input_is_linear(big: str) -> None:
         ("OTP: 4471", [("security_code", "4471")]),
         ("Google sign-in code G-482913", [("security_code", "G-482913")]),
         ("快递柜取件码 552198", [("pin", "552198")]),
+        # a parcel's code opens the locker, though a parcel's number is no secret
+        ("快递验证码 683912 帮我记一下", [("security_code", "683912")]),
+        # the key and the value a space apart: "表格要填身份证号 我的是…"
+        ("表格要填身份证号 我的是330206199205184417 帮我看看", [("id_number", "330206199205184417")]),
         ("The wifi at the cabin: network Pinewood, pass pinecone77", [("password", "pinecone77")]),
         ("pass: x9!k", [("password", "x9!k")]),
         ("login for the router: admin / Tr0ub4dor&3", [("password", "Tr0ub4dor&3")]),
