@@ -43,8 +43,11 @@ CUES: tuple[Cue, ...] = (
         _en("eat eating food restaurant dinner lunch breakfast cook cooking recipe meal snack snacks menu dish cuisine order takeout bake drink dessert cake sweet sugar party coffee tea fruit brunch picnic bbq grocery groceries"),
         ("吃", "餐", "菜", "饭", "食谱", "外卖", "馆子", "料理", "点单", "下厨", "零食", "喝", "甜点", "蛋糕", "咖啡", "早餐", "晚餐", "午餐", "水果", "下午茶", "奶茶", "点心", "小吃", "烧烤", "火锅", "聚餐", "煲汤", "营养")),
     Cue(("user.family",),
-        _en("family wife husband kid kids child children son daughter mom mum dad mother father parent parents sister brother gift anniversary partner toddler baby boyfriend girlfriend"),
-        ("家人", "老婆", "老公", "孩子", "儿子", "女儿", "爸", "妈", "父母", "姐", "哥", "弟", "妹", "礼物", "家里", "娃", "纪念日", "对象")),
+        _en("family wife husband kid kids child children son daughter mom mum dad mother father parent parents sister brother gift anniversary partner toddler baby boyfriend girlfriend "
+            # who a request is for without naming them: "my youngest", a school start, a holiday, a couple's weekend
+            "youngest oldest eldest teen teenager pregnant pregnancy kindergarten preschool daycare holidays christmas xmas thanksgiving couple valentine"),
+        ("家人", "老婆", "老公", "孩子", "儿子", "女儿", "爸", "妈", "父母", "姐", "哥", "弟", "妹", "礼物", "家里", "娃", "纪念日", "对象",
+         "孕妇", "怀孕", "宝宝", "幼儿园", "开学", "家长会", "春节", "过年", "团圆", "情侣", "约会", "七夕", "情人节")),
     Cue(("user.pet",), _en("pet pets dog dogs cat cats vet puppy pup pups doggo kitty kitten toy chew leash groom harness breed kennel sitter neuter neutered spay spayed litter "
                            "hamster rabbit bunny parrot cage tank"),
         ("宠物", "狗", "猫", "兽医", "遛", "猫粮", "狗粮", "小动物", "毛孩子", "铲屎", "绝育", "驱虫", "仓鼠", "兔子", "鹦鹉", "笼子", "小家伙")),
@@ -56,7 +59,8 @@ CUES: tuple[Cue, ...] = (
     Cue(("user.tool", "user.device", "user.job.language"),
         _en("editor plugin plugins extension ide app apps software tool tools browser notes note-taking phone laptop storage setup workflow "
             "guitar strings amp pedal piano keyboard violin cello ukulele drums instrument photos photo backup battery charger screen camera "
-            "wifi wi-fi router modem reader e-reader ereader kindle tablet ipad headphones earbuds airpods smartwatch console gadget gadgets device devices"),
+            "wifi wi-fi router modem reader e-reader ereader kindle tablet ipad headphones earbuds airpods smartwatch console gadget gadgets device devices "
+            "computer computers pc desktop mac macbook machine lint linting debug debugging"),
         ("编辑器", "插件", "软件", "工具", "浏览器", "笔记", "知识库", "手机", "电脑", "存储", "内存", "app", "琴弦", "吉他", "钢琴", "乐器", "琴",
          "数码", "电子产品", "充电", "拍照", "路由器", "耳机", "平板", "照片", "备份", "电池", "屏幕", "阅读器", "电纸书", "手表", "手环", "相机",
          "无人机", "游戏机", "音箱", "网速", "设备")),
@@ -68,8 +72,11 @@ CUES: tuple[Cue, ...] = (
         ("健康", "体检", "医生", "药", "锻炼", "运动", "健身", "跑步", "受伤", "疼", "诊所", "医院", "看病", "发烧", "感冒", "生病", "不舒服", "提神", "夜跑", "晨跑", "慢跑", "徒步", "爬山", "游泳", "剂量", "喷雾",
          "行李", "打包", "收拾东西", "露营", "出差")),
     Cue(("user.habit", "user.has", "user.vehicle"),
-        _en("car rent drive driving commute bus bike transport parking road tire tires tyre tyres oil insurance mechanic mileage ev charging roadtrip"),
-        ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾", "开长途", "长途", "加油", "充电桩", "保养", "怎么去", "轮胎", "车险", "保险")),
+        _en("car rent drive driving commute bus bike transport parking road tire tires tyre tyres oil insurance mechanic mileage ev charging roadtrip "
+            # how the user gets somewhere: "best way to get to the airport?" needs the ebike and the bus pass
+            "airport station uber lyft taxi cab transit engine brakes repair"),
+        ("车", "开车", "租车", "驾照", "通勤", "地铁", "公交", "停车", "自驾", "开长途", "长途", "加油", "充电桩", "保养", "怎么去", "轮胎", "车险", "保险",
+         "机场", "火车站", "高铁站", "打车", "怎么过去", "修车")),
     Cue(("user.finance",), _en("bank banking card credit debit account pay payment autopay bill bills budget rent salary paycheck payroll tax taxes invoice transfer deposit money loan mortgage buy afford price cost cheap expensive spend purchase saving savings invest bonus"),
         ("银行", "卡", "工资", "报销", "付款", "支付", "转账", "账单", "房租", "预算", "税", "交费", "缴费", "电费", "水费", "贷款", "理财", "买", "多少钱", "贵", "便宜", "存钱", "花钱",
          "房贷", "车贷", "首付", "月供", "公积金", "存款", "收入", "开销")),
@@ -79,10 +86,10 @@ CUES: tuple[Cue, ...] = (
         ("学校", "学习", "考试", "课", "论文", "大学", "作业", "学期", "复习")),
     Cue(("user.likes", "user.favorite"),
         _en("recommend recommendation suggest suggestion ideas idea hobby hobbies weekend fun movie book music watch read listen play vacation holiday travel podcast audiobook recs treat lesson lessons practice playlist song songs "
-            "show shows series anime game games"),
+            "show shows series anime game games concert concerts gig gigs festival band bands album"),
         ("推荐", "建议", "有什么好", "爱好", "周末", "好玩", "电影", "书", "音乐", "看点什么", "旅游", "假期", "度假", "放松", "听",
          # the Chinese of what the English names: a playlist, a podcast, a show, a game, an idea
-         "歌", "播客", "有声书", "剧", "综艺", "动漫", "游戏", "点子", "主意", "练习")),
+         "歌", "播客", "有声书", "剧", "综艺", "动漫", "游戏", "点子", "主意", "练习", "演唱会", "音乐节")),
 )
 
 _PREFERENCE_ASK = re.compile(r"recommend|suggest|idea|what should i|any tips|推荐|建议|有什么好|该怎么|怎么选", re.I)
@@ -101,7 +108,9 @@ def cue_slots(query: str) -> set[str]:
 
 _PLANS_ASK = re.compile(
     r"\b(?:upcoming|coming up|plans?|schedule|agenda|deadlines?|this week|next week|this weekend|next few|my week|my weekend|calendar|going on|"
-    r"tomorrow|prepare|get ready|to-?do|remind)\b|安排|计划|日程|行程|准备|这周|本周|下周|周末|明天|后天|最近有什么|要做什么|提醒|截止|deadline",
+    r"tomorrow|prepare|get ready|to-?do|remind)\b|安排|计划|日程|行程|准备|这周|本周|下周|周末|明天|后天|最近有什么|要做什么|提醒|截止|deadline"
+    # when a thing of the user's is: "when is the wedding?", "what time is ava's thing", "how many weeks do i have left"
+    r"|\bwhen(?:'s|’s| is| are| was)\b|\bwhat time\b|\bhow (?:long|many (?:days|weeks|months))\b.{0,30}\b(?:until|till|left)\b|什么时候|几号|哪天|几点",
     re.I,
 )
 

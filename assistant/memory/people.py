@@ -25,11 +25,13 @@ PEOPLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("wife", "husband", "partner", "spouse", "fiance", "fiancé", "fiancee", "fiancée", "boyfriend", "girlfriend",
          "bf", "gf", "hubby", "wifey", "ex"),
         ("老婆", "老公", "妻子", "丈夫", "媳妇", "爱人", "对象", "男朋友", "女朋友", "男友", "女友", "男票", "女票",
-         "前任", "前男友", "前女友"),
+         "前任", "前男友", "前女友", "孕妇"),
     ),
     "child": (
-        ("son", "daughter", "kid", "child", "children", "baby", "toddler"),
-        ("儿子", "女儿", "闺女", "孩子", "娃", "宝宝", "儿童", "小孩", "小朋友"),
+        # "my youngest", "a parent-teacher meeting", "家长会": a child, though none is named
+        ("son", "daughter", "kid", "kiddo", "child", "children", "baby", "toddler", "teen", "teenager",
+         "youngest", "oldest", "eldest", "parent-teacher"),
+        ("儿子", "女儿", "闺女", "孩子", "娃", "宝宝", "儿童", "小孩", "小朋友", "家长会"),
     ),
     "parent": (
         ("mom", "mum", "mother", "dad", "father", "parent", "folks", "elderly"),

@@ -642,7 +642,15 @@ def _ends_only(content: str) -> bool:
     from assistant.memory.topics import ENDED
     from assistant.memory.update import ended_names
 
-    return ENDED.search(content) is not None and bool(ended_names(content))
+    return ENDED.search(content) is not None and _NEW_ONE.search(content) is None and bool(ended_names(content))
+
+
+# What took the ended thing's place: "gave up on it and switched to a Framework 13", "sold the
+# civic, got an ebike", "咖啡戒了 改喝茶" — what the user has now, not only what ended.
+_NEW_ONE = re.compile(
+    r"(?i)\b(?:switch(?:ed|ing) to|moved to|joined|start(?:ed|ing) (?:at|as)|got (?:a|an|me a|myself a)|bought|replaced (?:it |them )?with|instead)\b"
+    r"|换成|换了个|改用|改喝|改吃|改学|改成|入职|加入了|买了"
+)
 
 
 def _usable(memory: Memory, now_ts: float, with_review: bool) -> bool:

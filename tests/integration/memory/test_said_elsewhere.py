@@ -253,3 +253,15 @@ def test_the_first_week_in_a_new_role_ends_the_old_one(profile: Profile, clock: 
     clock.advance(timedelta(days=60))
     say(profile, clock, "first week as a paralegal at a firm downtown, so many acronyms")
     assert "6th grade" not in contents(profile) and "paralegal" in contents(profile)
+
+
+def test_an_end_that_says_what_took_its_place_answers_the_topic(profile: Profile, clock: ManualClock) -> None:
+    # "sold" alone would be an end that answers only a request naming the Honda; the e-bike is
+    # what the user rides now
+    say(profile, clock, "sold my honda last month, got an e-bike instead")
+    assert "e-bike" in prompt(profile, clock, "what's the best way to get to the airport from my place?")
+
+
+def test_a_request_for_the_youngest_child_finds_the_child(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my son theo is 4 and he's obsessed with trains")
+    assert "theo" in prompt(profile, clock, "what chores can my youngest realistically do?")

@@ -24,6 +24,13 @@ from assistant.memory.cues import asks_about_plans, asks_for_identifier, cue_slo
         ("I'm getting a 5k bonus next month, what should I do with it?", "user.finance"),
         ("明天要开三小时车 帮我弄个歌单", "user.likes"),  # the Chinese of "playlist"
         ("最近有什么好看的剧", "user.likes"),
+        # how the user gets there, whose holiday, which computer, whose concert
+        ("best way to get to the airport from my place?", "user.vehicle"),
+        ("明天去机场 打车还是地铁", "user.vehicle"),
+        ("春节回家的高铁票我该抢哪天的", "user.family"),
+        ("what chores can my youngest realistically do", "user.family"),
+        ("what's the easiest way to run a local llm on my machine?", "user.device"),
+        ("最近有啥 concert 值得去看", "user.likes"),
     ],
 )
 def test_a_question_points_at_the_memories_it_needs(query: str, slot: str) -> None:
@@ -38,6 +45,9 @@ def test_a_question_that_needs_no_memory_has_no_cue(query: str) -> None:
 def test_questions_about_what_lies_ahead() -> None:
     assert asks_about_plans("what's coming up next week?") and asks_about_plans("这周要准备些什么")
     assert not asks_about_plans("what is the capital of France?")
+    # when a thing of the user's is
+    assert asks_about_plans("when is the wedding?") and asks_about_plans("how many weeks do i have left to finalize the guest list?")
+    assert asks_about_plans("婚礼是几号来着")
 
 
 def test_a_programming_question_is_not_about_the_users_tools() -> None:

@@ -47,6 +47,10 @@ def test_a_request_names_whom_it_is_about() -> None:
     assert people_asked("what should we cook tonight") == ANYONE
     assert people_asked("还有其他推荐吗") == frozenset()  # 其他 is "other", not "him"
     assert people_in("我 roommate 说她要 go keto") == {"home"}
+    # a child or a partner said without the word for them
+    assert people_asked("what chores can my youngest realistically do") == {"child"}
+    assert "child" in people_asked("下周 parent-teacher meeting 要准备啥")
+    assert people_asked("给孕妇煲个汤 放点什么好") == {"partner"}
 
 
 def test_a_memory_about_someone_answers_only_a_request_about_them() -> None:
