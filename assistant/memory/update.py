@@ -300,6 +300,16 @@ _HABIT = re.compile(
     r"(?i)\b(?:every ?day|every (?:night|morning|evening)|a day|all day|daily|per day|each (?:day|night|morning)|constantly|"
     r"every single day|nightly|like \d+ a day)\b|每天|天天|每晚|每早|一天(?:得|要|都)?|每日|整天|戒不掉"
 )
+# A medicine by its name: the stems pharmacology gives a class ("lisinopril", "atorvastatin",
+# "氯雷他定", "二甲双胍") and the brands everyone says ("Lipitor", "Zyrtec").
+_DRUG = (
+    r"(?i:\b[a-z]{2,}(?:pril|sartan|olol|statin|dipine|prazole|cillin|mycin|floxacin|tidine|oxetine|azepam|zolam|formin|lukast|profen"
+    r"|triptan|gliptin|glutide|tadine|parin|cycline|thiazide|semide)\b"
+    r"|\b(?:lipitor|crestor|zocor|zoloft|prozac|lexapro|wellbutrin|synthroid|advil|tylenol|motrin|claritin|zyrtec|allegra|benadryl|xanax"
+    r"|adderall|ritalin|ozempic|wegovy|mounjaro|insulin|levothyroxine|aspirin|ibuprofen|paracetamol|acetaminophen|prednisone"
+    r"|cetirizine|hydroxyzine|melatonin|statins?|antihistamines?|antibiotics?|antidepressants?|inhaler)\b)"
+    r"|他定|利嗪|双胍|司匹林|洛芬|西林|拉唑|沙坦|氯地平|苯地平|他汀|甲状腺素|胰岛素|曲林|西汀|霉素|沙星|洛尔|唑仑|西泮|褪黑素"
+)
 # A medication changed for another: the message says so; the old one is any that was taken.
 _MEDICATION_SWITCH = re.compile(
     r"(?i)\b(?:switched|changed|moved|put)\s+(?:me\s+)?(?:from\s+\S+\s+)?(?:to|onto|on)\s+(?:a\s+new\s+)?\w+"
@@ -309,6 +319,11 @@ _MEDICATION_SWITCH = re.compile(
     r"|\b(?:bumped|upped|increased|raised|lowered|reduced|dropped|cut|tapered)\s+(?:me\s+)?(?:my\s+|the\s+)?(?:[a-z]+\s+){0,2}(?:up\s+|down\s+)?(?:to|from)\s+\d"
     r"|(?:药量|剂量|用量)(?:又)?(?:加|减|增|降)(?:到|成|了)|(?:加|减)(?:到|成)了?[一两二三四五六七八九十\d]+(?:片|粒|毫克|mg)"
     r"|换药|换了(?:个|种)?药|换成了?[\u4e00-\u9fff]{0,6}(?:药|片)|改(?:吃|用)了?[\u4e00-\u9fff]{0,6}(?:药|片)|停了[\u4e00-\u9fff]{0,6}(?:药|片)"
+    # one medicine swapped for another by name: "doc swapped my blood pressure pill for amlodipine",
+    # "给我换成西替利嗪了", "把我的 statin 换成 Crestor 了"
+    r"|(?i:\bswapped\s+(?:me\s+)?(?:my\s+|the\s+)?(?:[\w-]+\s+){0,3}?(?:for|to|with)\s+|\bswitched\s+(?:me\s+)?(?:to|onto)\s+)(?:" + _DRUG + r")"
+    r"|(?:换成|改成|改用|换用|换到)了?\s?[\u4e00-\u9fff]{0,4}?(?:" + _DRUG + r")"
+    r"|(?:" + _DRUG + r")\s?(?:换成|改成)"
 )
 # Off a medication: "officially off the sertraline", "stopped taking the pills", "停药 finally",
 # "医生让我把降压药停了". What it names ends; a word for medication in general ("off my meds",
@@ -323,9 +338,12 @@ _NOT_STOPPING = re.compile(
     r"|(?:不能|别|不要|不可以|不敢|没|不让)(?:\S{0,4})?[停断]"
 )
 _MEDICATION_WORDS = frozenset({"meds", "med", "medication", "medications", "medicine", "pills", "pill", "tablets", "prescription", "them", "it"})
+# an antihistamine is told with the allergy, a pill "eaten" with the diet ("我在吃 Zocor 降血脂")
+_MEDICATION_TOPICS = ("user.health", "user.allergy", "user.diet")
+_TAKES = re.compile(r"(?i)\b(?:take|takes|taking|took|on|using)\b|吃|服用|在用")
 MEDICATION = re.compile(
     r"(?i)\b(?:meds?|medication|pills?|tablets?|prescribed|prescription|\d+\s?mg|taking|dose|capsules?)\b"
-    r"|药|片|毫克|开了|胶囊|处方"
+    r"|药|片|毫克|开了|胶囊|处方|" + _DRUG
 )
 _PET_KINDS = re.compile(r"\b(?:dog|cat|kitten|puppy|bunny|rabbit|hamster|parrot|turtle)\b|猫|狗|兔|仓鼠|鹦鹉|乌龟")
 _KIND_OF = {"puppy": "dog", "狗": "dog", "kitten": "cat", "猫": "cat", "bunny": "rabbit", "兔": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "乌龟": "turtle"}
@@ -655,7 +673,7 @@ class UpdateDecision:
         health = (topic is not None and topic.slot == "user.health") or _MEDICATION_SWITCH.search(said) is not None
         if health and turn is not None and isinstance(turn.content, str) \
                 and _MEDICATION_SWITCH.search(turn.content) and not TENTATIVE.search(said):
-            replaced += self._health_before(MEDICATION, at, taken())
+            replaced += self._health_before(MEDICATION, at, taken(), _MEDICATION_TOPICS)
 
         # the same plan on another day — not one called off, nor one sent elsewhere ("改到 4 月 17
         # 号…地点也换成苏州了"), whose old place is what the user no longer goes to
@@ -782,12 +800,15 @@ class UpdateDecision:
             taken.update(m.id for m in holding)
         return out
 
-    def _health_before(self, said: re.Pattern[str], at: float, taken: set[int]) -> list[Memory]:
+    def _health_before(self, said: re.Pattern[str], at: float, taken: set[int], topics: tuple[str, ...] = ("user.health",)) -> list[Memory]:
         """Active health memories from before `at` that match `said`: what the injury kept the
         user from ("physio cleared me" ends "no running for 6 weeks", "医生说不能久坐"), or the
-        medication taken before ("医生给我换药了 现在改成曲唑酮", "doc switched me to sertraline")."""
+        medication taken before ("医生给我换药了 现在改成曲唑酮", "doc switched me to sertraline");
+        a medication may be told with the allergy it is for ("春天天天吃氯雷他定")."""
         out: list[Memory] = []
-        for memory in self.service.store.active_by_topics(["user.health"], main_only=True):
+        for memory in self.service.store.active_by_topics(list(topics), main_only=True):
+            if memory.topic != "user.health" and not _TAKES.search(memory.content):
+                continue  # "我对青霉素过敏" names a medicine the user must not take
             if memory.id not in taken and memory.created_at < at and said.search(memory.content):
                 out.append(memory)
                 taken.add(memory.id)
@@ -801,7 +822,7 @@ class UpdateDecision:
         off work" ends nothing: no medication is named "work", and the clause is not about health)."""
         obj = (stopped.group("obj") or "").lower()
         if stopped.group("zh") or obj in _MEDICATION_WORDS:
-            return self._health_before(MEDICATION, at, taken)
+            return self._health_before(MEDICATION, at, taken, _MEDICATION_TOPICS)
         if obj in EN_STOP:
             return []
         wanted = set(tokens(obj))

@@ -238,7 +238,7 @@ def _diet(s: Sentence, now: datetime) -> Iterator[Candidate]:
         for item in _items(m.group(2)):
             yield make(s, f"用户{verb}{item}{more}。", Category.PREFERENCE, slot=f"user.diet.avoid.{item}",
                        value="no", entities=[item], importance=4)
-    m = re.search(r"我(?:对|吃)?([^，。！？,.!?；;\s我]{1,16}?)(?:严重|有点|有些)?过敏|我(?:有)?过敏(?:源是|的是)?([^，。！？,.!?；;\s]{1,16})", t)
+    m = re.search(r"我(?:对|吃)?([^，。！？,.!?；;\s我]{1,16}?)(?:严重|有点|有些)?过敏|我(?:有)?过敏(?!科|性|门诊|反应)(?:源是|的是)?([^，。！？,.!?；;\s我]{1,16})", t)
     if m:
         for item in _items(m.group(1) or m.group(2)):
             item = re.sub(r"^(?:对|吃|有)", "", item)

@@ -461,6 +461,10 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         # a medication changed for another
         ("最近老失眠 医生开了右佐匹克隆 每晚睡前一片", "复诊了 医生给我换药了 现在改成曲唑酮 说副作用小一点", "右佐匹克隆"),
         ("my doctor put me on sertraline 50mg for anxiety", "doc switched me to escitalopram instead, the sertraline made me nauseous", "50mg"),
+        # ... by its name alone, or told with the allergy it is for
+        ("I take losartan every morning for my blood pressure", "the doc swapped my blood pressure pill for valsartan", "losartan"),
+        ("我尘螨过敏，一直在吃氯雷他定", "医生给我换成西替利嗪了，说之前那个效果一般", "氯雷他定"),
+        ("我在吃 Zocor 降血脂", "医生把我的 statin 换成 Crestor 了", "Zocor"),
         # a medication stopped: the one named, or every one for medication in general
         ("I'm on lisinopril 10mg for my blood pressure", "my doctor took me off the lisinopril last week", "10mg"),
         ("血压有点高，每天早上吃一片缬沙坦", "复查挺好，医生让我把药停了", "缬沙坦"),

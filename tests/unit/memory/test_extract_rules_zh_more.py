@@ -395,3 +395,8 @@ def test_a_chinese_ask_for_advice_is_a_question(text: str, question: bool) -> No
 @pytest.mark.parametrize(("text", "name"), [("问下 我是王磊", "王磊"), ("对了，我是Tom", "Tom"), ("哈喽，我是阿雯", "阿雯")])
 def test_a_name_after_a_few_words_and_a_pause(text: str, name: str) -> None:
     assert [c.value for c in extract_rules(text, NOW) if c.slot == "user.name"] == [name]
+
+
+@pytest.mark.parametrize("text", ["过敏科医生给我换成西替利嗪了", "我过敏性鼻炎又犯了", "我过敏反应挺大的"])
+def test_the_allergy_clinic_or_an_allergic_illness_names_no_allergen(text: str) -> None:
+    assert not any((c.slot or "").startswith("user.allergy.") for c in run(text))
