@@ -284,7 +284,13 @@ RECOVERED = re.compile(
     r"(?:tests?|results?|levels?|sugars?|scan|bloods?|bloodwork) (?:came back |are |is |were |was )?(?:back )?(?:normal|negative|clear|fine))\b"
     r"|痊愈|康复|恢复得.{0,2}(?:好|不错)|(?:可以|能)正常.{0,3}了|复查.{0,3}(?:没问题|不错|正常|挺好)|好利索了"
     # "皮试 结果阴性", "复查血糖正常", "结果显示没问题", "基本好了"
-    r"|阴性|(?:指标|血糖|血压|结果|检查|报告)(?:都|也)?(?:正常|没问题|显示没问题)|基本(?:好了|恢复)",
+    r"|阴性|(?:指标|血糖|血压|结果|检查|报告)(?:都|也)?(?:正常|没问题|显示没问题)|基本(?:好了|恢复)"
+    # the operation that fixed it, the pain gone, the food eaten without a reaction, the allergy that never was:
+    # "手术很顺利", "腰一点都不疼了", "吃了一整个鸡蛋都没反应", "sleep study came back normal", "not allergic after all"
+    r"|手术(?:很|挺|非常|特别)?(?:顺利|成功)|(?:一点|完全|都|再也|已经)(?:都)?不疼了|(?:医生|大夫)说(?:我)?(?:已经|都)?好了"
+    r"|(?:吃|喝|用|碰|试)了?[^，。,]{0,8}(?:都|也)?没(?:有)?(?:任何)?(?:过敏)?反应|其实(?:对[^，。,]{1,12})?(?:没问题|不过敏)|不过敏了"
+    r"|(?i:\b(?:sleep study|study|mri|x-?ray|biopsy|echo|ct scan) (?:came back |is |was )?(?:normal|negative|clear|fine)\b"
+    r"|\bnot (?:actually |really )?allergic\b|\ballergic after all\b)",
     re.ASCII,
 )
 _FROM_VALUE = re.compile(r"(?i)\bfrom\s+(?:[A-Z][\w'\-]*\s*){1,3}|从[\u4e00-\u9fffA-Za-z]{1,8}?(?=搬|到|去|调|跳|换|转|回)")

@@ -290,8 +290,9 @@ _DISLIKE = re.compile(
 )
 _CONDITION = re.compile(
     r"(?i)\b(?:allergic|allergy|intoleran(?:t|ce)|diabetes|diabetic|sugar|blood pressure|injur(?:y|ed)|torn|broken|sprain(?:ed)?|"
-    r"frozen shoulder|can't|cannot|no (?:running|lifting|sport|dairy|stairs)|off (?:dairy|work|running)|reactive|reflux|eczema|asthma)\b"
-    r"|过敏|不耐受|血糖|血压|糖尿病|受伤|骨折|扭伤|拉伤|突出|发炎|不能|别(?:跑|吃|喝|动)|少吃|忌口|近视|甲减|甲亢"
+    r"frozen shoulder|can't|cannot|no (?:running|lifting|sport|dairy|stairs)|off (?:dairy|work|running)|reactive|reflux|eczema|asthma|"
+    r"cataracts?|glaucoma|apnea|apnoea|hernia|cpap)\b"
+    r"|过敏|不耐受|血糖|血压|糖尿病|受伤|骨折|扭伤|拉伤|突出|发炎|不能|别(?:跑|吃|喝|动)|少吃|忌口|近视|甲减|甲亢|白内障|青光眼|疝气|结石"
 )
 # A test anyone takes, whose result turns no condition of the user's around.
 _ROUTINE_TEST = re.compile(r"(?i)\b(?:covid|pcr|rapid test|lateral flow|flu test|strep test|pregnancy test)\b|核酸|抗原|新冠|甲流|验孕")

@@ -157,6 +157,9 @@ def test_a_plan_put_off_to_another_time_is_called_off(profile: Profile, clock: M
         ("我每天跑步五公里", "三天没吃饭了 胃疼", "跑步五公里"),
         ("my partner Sam and I share a flat in Leeds", "my ex texted me last night, ugh", "Sam"),
         ("I work at Brightwell Bank", "my laptop shut down again mid-call", "Brightwell"),
+        # someone else's results; a message no one answered
+        ("I have asthma and always carry an inhaler", "my dad's MRI came back normal, such a relief", "asthma"),
+        ("我胃不好，不能吃辣", "给他发消息他都没反应，气死", "不能吃辣"),
         # a partner now ends being single, not the children told beside it
         ("single mom, my son Leo is 8", "Sam moved in last week, it's officially the three of us", "Leo is 8"),
     ],
@@ -461,6 +464,9 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         # a medication changed for another
         ("最近老失眠 医生开了右佐匹克隆 每晚睡前一片", "复诊了 医生给我换药了 现在改成曲唑酮 说副作用小一点", "右佐匹克隆"),
         ("my doctor put me on sertraline 50mg for anxiety", "doc switched me to escitalopram instead, the sertraline made me nauseous", "50mg"),
+        # a condition the results or the allergist turned around
+        ("I have sleep apnea and sleep with a CPAP machine every night", "my follow-up sleep study came back normal after losing the weight", "apnea"),
+        ("I'm allergic to penicillin, got hives as a kid", "allergist tested me and turns out I'm not actually allergic to penicillin", "I'm allergic"),
         # ... by its name alone, or told with the allergy it is for
         ("I take losartan every morning for my blood pressure", "the doc swapped my blood pressure pill for valsartan", "losartan"),
         ("我尘螨过敏，一直在吃氯雷他定", "医生给我换成西替利嗪了，说之前那个效果一般", "氯雷他定"),
