@@ -26,7 +26,7 @@ from assistant.memory.changes import change_likelihood
 from assistant.memory.episodes import dated, weekdays_of, weekly_routine
 from assistant.memory.glossary import things_named
 from assistant.memory.noise import CORRECTION
-from assistant.memory.people import about_someone_else
+from assistant.memory.people import about_someone_else, people_in
 from assistant.memory.service import MemoryService
 from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
@@ -301,15 +301,25 @@ _HABIT = re.compile(
     r"(?i)\b(?:every ?day|every (?:night|morning|evening)|a day|all day|daily|per day|each (?:day|night|morning)|constantly|"
     r"every single day|nightly|like \d+ a day)\b|每天|天天|每晚|每早|一天(?:得|要|都)?|每日|整天|戒不掉"
 )
+# A birth, and the pregnancy it ends.
+_BORN = re.compile(
+    r"(?i)\b(?:(?:she|he|baby|bub|they)(?:'s| is| are) (?:here|born)|was born|were born|(?:little (?:guy|girl|one)|baby|bub|twins|son|daughter) (?:arrived|came)|"
+    r"gave birth|delivered (?:him|her|them|the baby)|welcomed (?:our|a|baby))\b"
+    r"|出生了|生了(?:个|一个)?(?:儿子|女儿|男孩|女孩|宝宝|闺女)|生啦|卸货|顺产|剖腹产|剖了|(?:宝宝|娃|孩子)(?:出来|满月|出生)了?|坐月子"
+)
+_PREGNANT = re.compile(
+    r"(?i)\b(?:pregnant|pregnancy|expecting|weeks along|due date|due in|trimester|gestational|morning sickness|ivf)\b"
+    r"|怀孕|孕期|孕\d+周|孕[一二三四五六七八九十]+周|预产期|孕吐|产检|孕妇|试管|怀了"
+)
 # A medicine by its name: the stems pharmacology gives a class ("lisinopril", "atorvastatin",
 # "氯雷他定", "二甲双胍") and the brands everyone says ("Lipitor", "Zyrtec").
 _DRUG = (
     r"(?i:\b[a-z]{2,}(?:pril|sartan|olol|statin|dipine|prazole|cillin|mycin|floxacin|tidine|oxetine|azepam|zolam|formin|lukast|profen"
     r"|triptan|gliptin|glutide|tadine|parin|cycline|thiazide|semide)\b"
-    r"|\b(?:lipitor|crestor|zocor|zoloft|prozac|lexapro|wellbutrin|synthroid|advil|tylenol|motrin|claritin|zyrtec|allegra|benadryl|xanax"
+    r"|\b(?:lipitor|crestor|zocor|vyvanse|concerta|strattera|ambien|lyrica|gabapentin|zoloft|prozac|lexapro|wellbutrin|synthroid|advil|tylenol|motrin|claritin|zyrtec|allegra|benadryl|xanax"
     r"|adderall|ritalin|ozempic|wegovy|mounjaro|insulin|levothyroxine|aspirin|ibuprofen|paracetamol|acetaminophen|prednisone"
     r"|cetirizine|hydroxyzine|melatonin|statins?|antihistamines?|antibiotics?|antidepressants?|inhaler)\b)"
-    r"|他定|利嗪|双胍|司匹林|洛芬|西林|拉唑|沙坦|氯地平|苯地平|他汀|甲状腺素|胰岛素|曲林|西汀|霉素|沙星|洛尔|唑仑|西泮|褪黑素"
+    r"|鲁肽|糖肽|他定|利嗪|双胍|司匹林|洛芬|西林|拉唑|沙坦|氯地平|苯地平|他汀|甲状腺素|胰岛素|曲林|西汀|霉素|沙星|洛尔|唑仑|西泮|褪黑素"
 )
 # A medication changed for another: the message says so; the old one is any that was taken.
 _MEDICATION_SWITCH = re.compile(
@@ -322,7 +332,7 @@ _MEDICATION_SWITCH = re.compile(
     r"|换药|换了(?:个|种)?药|换成了?[\u4e00-\u9fff]{0,6}(?:药|片)|改(?:吃|用)了?[\u4e00-\u9fff]{0,6}(?:药|片)|停了[\u4e00-\u9fff]{0,6}(?:药|片)"
     # one medicine swapped for another by name: "doc swapped my blood pressure pill for amlodipine",
     # "给我换成西替利嗪了", "把我的 statin 换成 Crestor 了"
-    r"|(?i:\bswapped\s+(?:me\s+)?(?:my\s+|the\s+)?(?:[\w-]+\s+){0,3}?(?:for|to|with)\s+|\bswitched\s+(?:me\s+)?(?:to|onto)\s+)(?:" + _DRUG + r")"
+    r"|(?i:\bswapped\s+(?:me\s+)?(?:my\s+|the\s+)?(?:[\w-]+\s+){0,3}?(?:for|to|with)\s+|\b(?:switched|moved|changed|put)\s+(?:me\s+)?(?:to|onto|on)\s+)(?:" + _DRUG + r")"
     r"|(?:换成|改成|改用|换用|换到)了?\s?[\u4e00-\u9fff]{0,4}?(?:" + _DRUG + r")"
     r"|(?:" + _DRUG + r")\s?(?:换成|改成)"
 )
@@ -617,6 +627,10 @@ class UpdateDecision:
                 # (a span of time without it may be split off: "卸载了 已经一个月了")
                 if turn_rx.search(said) or (kind is _HABIT and turn_rx.search(whole) and not TENTATIVE.search(whole)):
                     replaced += self._turned_around(whole, at, taken(), kind)
+        if _BORN.search(said) and not TENTATIVE.search(said) and not (people_in(said) - {"child", "partner"}):
+            # "she's here!! 7lb 2oz", "宝宝昨天出生了": the pregnancy told before is over (not a
+            # sister's baby, nor one due)
+            replaced += self._turned_around(whole, at, taken(), _PREGNANT)
         if (gone := _pets_gone(said)) and _the_users(said):
             replaced += self._of_pets_named(gone, taken())
         elif (kind_gone := _PET_KIND_GONE.search(said)) and (names := self._named_kind(kind_gone.group(0), "")):

@@ -157,6 +157,9 @@ def test_a_plan_put_off_to_another_time_is_called_off(profile: Profile, clock: M
         ("我每天跑步五公里", "三天没吃饭了 胃疼", "跑步五公里"),
         ("my partner Sam and I share a flat in Leeds", "my ex texted me last night, ugh", "Sam"),
         ("I work at Brightwell Bank", "my laptop shut down again mid-call", "Brightwell"),
+        # someone else's birth; a birth ahead
+        ("I'm pregnant with our first, due in March", "my sister's baby arrived last night, I'm an auntie!", "pregnant"),
+        ("I'm pregnant, 20 weeks, craving pickles", "what should I pack in the hospital bag for when the baby comes?", "pregnant"),
         # someone else's results; a message no one answered
         ("I have asthma and always carry an inhaler", "my dad's MRI came back normal, such a relief", "asthma"),
         ("我胃不好，不能吃辣", "给他发消息他都没反应，气死", "不能吃辣"),
@@ -464,6 +467,10 @@ def test_an_article_speaks_for_its_author(profile: Profile, clock: ManualClock) 
         # a medication changed for another
         ("最近老失眠 医生开了右佐匹克隆 每晚睡前一片", "复诊了 医生给我换药了 现在改成曲唑酮 说副作用小一点", "右佐匹克隆"),
         ("my doctor put me on sertraline 50mg for anxiety", "doc switched me to escitalopram instead, the sertraline made me nauseous", "50mg"),
+        # a birth ends the pregnancy
+        ("32 weeks pregnant and my feet are so swollen", "he's here!! 8lb even, we're all exhausted but so happy", "pregnant"),
+        ("我怀孕五个月了，最近老腰疼", "宝宝昨天出生了，顺产，六斤二两", "怀孕"),
+        ("I'm on Adderall 10mg in the morning", "psych moved me to Vyvanse 30, smoother so far", "Adderall"),
         # a condition the results or the allergist turned around
         ("I have sleep apnea and sleep with a CPAP machine every night", "my follow-up sleep study came back normal after losing the weight", "apnea"),
         ("I'm allergic to penicillin, got hives as a kid", "allergist tested me and turns out I'm not actually allergic to penicillin", "I'm allergic"),
