@@ -108,9 +108,15 @@ def cue_slots(query: str) -> set[str]:
 
 _PLANS_ASK = re.compile(
     r"\b(?:upcoming|coming up|plans?|schedule|agenda|deadlines?|this week|next week|this weekend|next few|my week|my weekend|calendar|going on|"
-    r"tomorrow|prepare|get ready|to-?do|remind)\b|安排|计划|日程|行程|准备|这周|本周|下周|周末|明天|后天|最近有什么|要做什么|提醒|截止|deadline"
-    # when a thing of the user's is: "when is the wedding?", "what time is ava's thing", "how many weeks do i have left"
-    r"|\bwhen(?:'s|’s| is| are| was)\b|\bwhat time\b|\bhow (?:long|many (?:days|weeks|months))\b.{0,30}\b(?:until|till|left)\b|什么时候|几号|哪天|几点",
+    r"tomorrow|prepare|get ready|to-?do|remind)\b|安排|计划|日程|行程|准备|这周|本周|下周|周末|明天|后天|最近有什么|要做什么|提醒|截止|deadline",
+    re.I,
+)
+# When something is: "when is the wedding?", "what time is ava's thing", "how many weeks do i have
+# left", "婚礼是几号来着" — about a plan of the user's only when it is theirs or names one
+# ("秦朝是什么时候统一的" is not; see `asks_when`).
+_WHEN_ASK = re.compile(
+    r"\bwhen(?:'s|’s| is| are| was| do| does| did)\b|\bwhat time\b|\bhow (?:long|many (?:days|weeks|months))\b.{0,30}\b(?:until|till|left)\b"
+    r"|什么时候|几号|哪天|几点",
     re.I,
 )
 
@@ -118,6 +124,12 @@ _PLANS_ASK = re.compile(
 def asks_about_plans(query: str) -> bool:
     """Whether a question is about what lies ahead (upcoming plans and deadlines)."""
     return _PLANS_ASK.search(query) is not None
+
+
+def asks_when(query: str) -> bool:
+    """Whether a question asks when something is: about the user's plans if they are in it
+    ("how many weeks do i have left"), else only about a plan it names."""
+    return _WHEN_ASK.search(query) is not None
 
 
 def asks_for_preferences(query: str) -> bool:

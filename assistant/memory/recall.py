@@ -30,6 +30,7 @@ from assistant.memory.cues import (
     asks_about_plans,
     asks_for_identifier,
     asks_for_preferences,
+    asks_when,
     cue_slots,
     cue_topics,
     is_personal,
@@ -37,6 +38,7 @@ from assistant.memory.cues import (
 from assistant.memory.cues import matches as cue_matches
 from assistant.memory.episodes import weekly_routine
 from assistant.memory.people import (
+    FIRST_PERSON,
     about_others_only,
     admits,
     names_them,
@@ -193,10 +195,15 @@ class Recaller:
         self._measure(q, live)
         if "cue" in opts.routes:
             self._found_by_cues(q, live)
-        if "plans" in opts.routes and asks_about_plans(q.text):
+        plans_asked = asks_about_plans(q.text)
+        if "plans" in opts.routes and (plans_asked or asks_when(q.text)):
             upcoming = self.service.store.upcoming(q.now_ts, q.now_ts + 45 * 86400)
             outsiders = self._outsiders([m for m in upcoming if not admits(m.content, q.asked)])
+            # "when is the wedding?" asks about the plan it names; "秦朝是什么时候统一的" about none
+            named_only = not plans_asked and FIRST_PERSON.search(q.text) is None
             for memory in upcoming:
+                if named_only and not (memory.id in live and (q.feats[memory.id].keyword > 0 or q.feats[memory.id].entity > 0)):
+                    continue
                 if _usable(memory, q.now_ts, opts.with_review) and memory.id not in outsiders:
                     live.setdefault(memory.id, memory)
                     f = q.feat(memory.id)

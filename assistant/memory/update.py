@@ -303,10 +303,13 @@ _HABIT = re.compile(
 )
 # A birth, and the pregnancy it ends.
 _BORN = re.compile(
-    r"(?i)\b(?:(?:she|he|baby|bub|they)(?:'s| is| are) (?:here|born)|was born|were born|(?:little (?:guy|girl|one)|baby|bub|twins|son|daughter) (?:arrived|came)|"
-    r"gave birth|delivered (?:him|her|them|the baby)|welcomed (?:our|a|baby))\b"
-    r"|出生了|生了(?:个|一个)?(?:儿子|女儿|男孩|女孩|宝宝|闺女)|生啦|卸货|顺产|剖腹产|剖了|(?:宝宝|娃|孩子)(?:出来|满月|出生)了?|坐月子"
+    r"(?i)\b(?:(?:baby|bub)(?:'s| is) (?:here|born)|(?:she|he|they)(?:'s| is| are) born|was born|were born|(?:little (?:guy|girl|one)|baby|bub|twins) arrived|"
+    r"gave birth|delivered (?:him|her|them|the baby)|welcomed (?:our )?(?:baby|son|daughter|little))\b"
+    r"|出生了|生了(?:个|一个)?(?:儿子|女儿|男孩|女孩|宝宝|闺女)|顺产|剖腹产|(?:宝宝|娃|孩子)(?:出来|满月|出生)了?|坐月子"
 )
+# "she's here!! 7lb 2oz": here, in a message that tells a birth
+_HERE = re.compile(r"(?i)\b(?:she|he|they)(?:'s| is| are) here\b")
+_BIRTH_SIGN = re.compile(r"(?i)\b\d+\s?(?:lbs?|oz|pounds|kg)\b|\bborn\b|\bweeks? early\b|\bmidwife\b|\blabou?r\b|斤")
 _PREGNANT = re.compile(
     r"(?i)\b(?:pregnant|pregnancy|expecting|weeks along|due date|due in|trimester|gestational|morning sickness|ivf)\b"
     r"|怀孕|孕期|孕\d+周|孕[一二三四五六七八九十]+周|预产期|孕吐|产检|孕妇|试管|怀了"
@@ -351,7 +354,8 @@ _NOT_STOPPING = re.compile(
 _MEDICATION_WORDS = frozenset({"meds", "med", "medication", "medications", "medicine", "pills", "pill", "tablets", "prescription", "them", "it"})
 # an antihistamine is told with the allergy, a pill "eaten" with the diet ("我在吃 Zocor 降血脂")
 _MEDICATION_TOPICS = ("user.health", "user.allergy", "user.diet")
-_TAKES = re.compile(r"(?i)\b(?:take|takes|taking|took|on|using)\b|吃|服用|在用")
+_TAKES = re.compile(r"(?i)\b(?:take|takes|taking|took|using)\b|\b(?:i'm|im|i am|been|still) on\b|吃|服用|在用")
+_ALLERGIC_TO = re.compile(r"(?i)\ballerg(?:ic|y) to\b|对[^，。,]{0,10}过敏")
 MEDICATION = re.compile(
     r"(?i)\b(?:meds?|medication|pills?|tablets?|prescribed|prescription|\d+\s?mg|taking|dose|capsules?)\b"
     r"|药|片|毫克|开了|胶囊|处方|" + _DRUG
@@ -627,7 +631,8 @@ class UpdateDecision:
                 # (a span of time without it may be split off: "卸载了 已经一个月了")
                 if turn_rx.search(said) or (kind is _HABIT and turn_rx.search(whole) and not TENTATIVE.search(whole)):
                     replaced += self._turned_around(whole, at, taken(), kind)
-        if _BORN.search(said) and not TENTATIVE.search(said) and not (people_in(said) - {"child", "partner"}):
+        born = _BORN.search(said) is not None or (_HERE.search(said) is not None and _BIRTH_SIGN.search(whole) is not None)
+        if born and not TENTATIVE.search(said) and not (people_in(said) - {"child", "partner"}):
             # "she's here!! 7lb 2oz", "宝宝昨天出生了": the pregnancy told before is over (not a
             # sister's baby, nor one due)
             replaced += self._turned_around(whole, at, taken(), _PREGNANT)
@@ -822,7 +827,7 @@ class UpdateDecision:
         a medication may be told with the allergy it is for ("春天天天吃氯雷他定")."""
         out: list[Memory] = []
         for memory in self.service.store.active_by_topics(list(topics), main_only=True):
-            if memory.topic != "user.health" and not _TAKES.search(memory.content):
+            if (memory.topic != "user.health" and not _TAKES.search(memory.content)) or _ALLERGIC_TO.search(memory.content):
                 continue  # "我对青霉素过敏" names a medicine the user must not take
             if memory.id not in taken and memory.created_at < at and said.search(memory.content):
                 out.append(memory)

@@ -265,3 +265,9 @@ def test_an_end_that_says_what_took_its_place_answers_the_topic(profile: Profile
 def test_a_request_for_the_youngest_child_finds_the_child(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "my son theo is 4 and he's obsessed with trains")
     assert "theo" in prompt(profile, clock, "what chores can my youngest realistically do?")
+
+
+def test_a_when_question_takes_the_plan_it_names_not_every_plan(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "my cousin's wedding is on the 20th of next month, I'm a bridesmaid", "dentist appointment next tuesday at 9")
+    assert "wedding" in prompt(profile, clock, "when is the wedding again?")
+    assert "dentist" not in prompt(profile, clock, "when was the Berlin wall built?")

@@ -160,6 +160,7 @@ def test_a_plan_put_off_to_another_time_is_called_off(profile: Profile, clock: M
         # someone else's birth; a birth ahead
         ("I'm pregnant with our first, due in March", "my sister's baby arrived last night, I'm an auntie!", "pregnant"),
         ("I'm pregnant, 20 weeks, craving pickles", "what should I pack in the hospital bag for when the baby comes?", "pregnant"),
+        ("I'm pregnant with twins, 28 weeks", "ugh the plumber, he's here finally, two hours late", "pregnant"),
         # someone else's results; a message no one answered
         ("I have asthma and always carry an inhaler", "my dad's MRI came back normal, such a relief", "asthma"),
         ("我胃不好，不能吃辣", "给他发消息他都没反应，气死", "不能吃辣"),

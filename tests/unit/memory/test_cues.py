@@ -2,7 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.memory.cues import asks_about_plans, asks_for_identifier, cue_slots, is_personal
+from assistant.memory.cues import (
+    asks_about_plans,
+    asks_for_identifier,
+    asks_when,
+    cue_slots,
+    is_personal,
+)
 
 
 @pytest.mark.parametrize(
@@ -45,9 +51,10 @@ def test_a_question_that_needs_no_memory_has_no_cue(query: str) -> None:
 def test_questions_about_what_lies_ahead() -> None:
     assert asks_about_plans("what's coming up next week?") and asks_about_plans("这周要准备些什么")
     assert not asks_about_plans("what is the capital of France?")
-    # when a thing of the user's is
-    assert asks_about_plans("when is the wedding?") and asks_about_plans("how many weeks do i have left to finalize the guest list?")
-    assert asks_about_plans("婚礼是几号来着")
+    # when a thing is: the recaller takes the user's plans only when the user is in the question
+    # or it names the plan
+    assert asks_when("when is the wedding?") and asks_when("how many weeks do i have left to finalize the guest list?")
+    assert asks_when("婚礼是几号来着") and not asks_about_plans("秦朝是什么时候统一的")
 
 
 def test_a_programming_question_is_not_about_the_users_tools() -> None:
