@@ -166,10 +166,32 @@ def score_probe(probe: Probe, block: str, injected: int) -> ProbeResult:
     )
 
 
-def scan_sensitive(root: Path, values: Sequence[str]) -> list[str]:
-    """The `values` found as plaintext under `root` (UTF-8; digits also without separators)."""
+def scan_sensitive(root: Path, values: Sequence[str], empty: Sequence[bytes] = ()) -> list[str]:
+    """The `values` found as plaintext under `root` (UTF-8; digits also without separators).
+
+    `empty` holds the files of a data directory the app made before any user text: a value
+    counts only where it occurs more often than there ("123456789" is in the vector store's
+    own schema, whatever the user said).
+    """
     if not values:
         return []
+    blobs = read_files(root)
+    squeezed = [_squeeze(b) for b in blobs]
+    empty_squeezed = [_squeeze(b) for b in empty]
+    found: list[str] = []
+    for value in values:
+        needle = value.encode("utf-8")
+        hit = _count(blobs, needle) > _count(empty, needle)
+        if not hit and re.search(r"\d", value):
+            digits = re.sub(r"(?<=\d)[\s\-./_,:()\u00a0]+(?=\d)", "", value).encode("utf-8")
+            hit = _count(squeezed, digits) > _count(empty_squeezed, digits)
+        if hit:
+            found.append(value)
+    return found
+
+
+def read_files(root: Path) -> list[bytes]:
+    """Every regular file under `root`, as bytes."""
     blobs: list[bytes] = []
     for path in sorted(root.rglob("*")):
         if path.is_file() and not path.is_symlink():
@@ -177,25 +199,20 @@ def scan_sensitive(root: Path, values: Sequence[str]) -> list[str]:
                 blobs.append(path.read_bytes())
             except OSError:
                 continue
-    squeezed = [re.sub(rb"(?<=\d)" + _SEPARATORS + rb"(?=\d)", b"", b) for b in blobs]
-    found: list[str] = []
-    for value in values:
-        needle = value.encode("utf-8")
-        hit = any(_holds(b, needle) for b in blobs)
-        if not hit and re.search(r"\d", value):
-            digits = re.sub(r"(?<=\d)[\s\-./_,:()\u00a0]+(?=\d)", "", value).encode("utf-8")
-            hit = any(_holds(b, digits) for b in squeezed)
-        if hit:
-            found.append(value)
-    return found
+    return blobs
 
 
-def _holds(blob: bytes, needle: bytes) -> bool:
-    """Whether `needle` is in `blob`; a short one (a CVV, a PIN) only standing alone: "907"
-    inside a random id or a timestamp of the vector store's files is not the user's CVV."""
+def _squeeze(blob: bytes) -> bytes:
+    return re.sub(rb"(?<=\d)" + _SEPARATORS + rb"(?=\d)", b"", blob)
+
+
+def _count(blobs: Sequence[bytes], needle: bytes) -> int:
+    """How often `needle` occurs in `blobs`; a short one (a CVV, a PIN) only standing alone:
+    "907" inside a random id or a timestamp of the vector store's files is not the user's CVV."""
     if len(needle) >= 6:
-        return needle in blob
-    return re.search(rb"(?<![0-9A-Za-z])" + re.escape(needle) + rb"(?![0-9A-Za-z])", blob) is not None
+        return sum(b.count(needle) for b in blobs)
+    alone = re.compile(rb"(?<![0-9A-Za-z])" + re.escape(needle) + rb"(?![0-9A-Za-z])")
+    return sum(len(alone.findall(b)) for b in blobs)
 
 
 def _last_midnight(at: datetime) -> datetime:
@@ -237,6 +254,22 @@ class ScenarioRunner:
         self.llm_extract = llm_extract
         self.k = k
         self._forgets: list[float] = []  # the replayed scenario's forget requests, when (the leak audit)
+        self._empty: list[bytes] | None = None
+
+    def _empty_store(self) -> list[bytes]:
+        """The files of a profile that was opened and closed with nothing said (made once)."""
+        if self._empty is None:
+            tmp = Path(tempfile.mkdtemp(prefix="mnemo-eval-empty-"))
+            try:
+                profile = Profile(tmp, "default", self.settings, embedder=self.embedder, warn=lambda _t: None)
+                try:
+                    profile.service.index.count()  # the vector store opens on first use
+                finally:
+                    profile.close()
+                self._empty = read_files(tmp)
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        return self._empty
 
     def run(self, scenario: Scenario) -> ScenarioResult:
         tmp = Path(tempfile.mkdtemp(prefix="mnemo-eval-"))
@@ -280,14 +313,14 @@ class ScenarioRunner:
                     if self.llm_extract:
                         self.llm_extract(profile, history, event.at)
                     probes.append(self._probe(profile, event))
-            leaks = scan_sensitive(base, scenario.sensitive)
+            leaks = scan_sensitive(base, scenario.sensitive, self._empty_store())
             stored = [
                 StoredMemory(m.content, m.kind.value, m.status.value, m.slot, m.topic, garbage_problem(m.content))
                 for m in profile.memories.list(status=None, limit=1_000_000, order="id ASC")
             ]
         finally:
             profile.close()
-        leaks = sorted(set(leaks) | set(scan_sensitive(base, scenario.sensitive)), key=scenario.sensitive.index)
+        leaks = sorted(set(leaks) | set(scan_sensitive(base, scenario.sensitive, self._empty_store())), key=scenario.sensitive.index)
         users = sum(1 for e in scenario.events if isinstance(e, Message) and e.role == "user")
         return ScenarioResult(scenario.id, scenario.lang, scenario.line, probes, leaks, runs, stored, users)
 

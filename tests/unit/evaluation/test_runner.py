@@ -64,6 +64,16 @@ def test_a_short_value_counts_only_standing_alone(tmp_path: Path) -> None:
     assert scan_sensitive(tmp_path, ["907", "0907"]) == ["907", "0907"]
 
 
+def test_what_an_empty_store_holds_is_no_leak(tmp_path: Path) -> None:
+    # the vector store's own schema holds "123456789", an SSN with its dashes taken out
+    schema = b"instr('123456789ABCDEF', substr(hex(seq_id), -1, 1))"
+    (tmp_path / "chroma.sqlite3").write_bytes(schema)
+    assert scan_sensitive(tmp_path, ["123-45-6789"], [schema]) == []
+    assert scan_sensitive(tmp_path, ["123-45-6789"]) == ["123-45-6789"]
+    (tmp_path / "a.db").write_bytes(b"my SSN is 123-45-6789")
+    assert scan_sensitive(tmp_path, ["123-45-6789"], [schema]) == ["123-45-6789"]
+
+
 def test_the_recall_audit_says_where_each_missed_item_was() -> None:
     memories = [("I live in Porto now", True), ("I live in Lisbon", False), ("my cat is Mochi", True)]
     missing = [["Lisbon", "里斯本"], ["mochi"], ["Zanzibar"], ["porto", "Lisbon"]]
