@@ -426,7 +426,10 @@ _KEYS = (
     _Key("passport", r"passport", "护照|通行证"),
     _Key("ssn", r"social\s+security|ssn|national\s+insurance|social\s+insurance|(?-i:SIN)|(?<=\bmy\s)social(?=\s+(?:is|number|no\b|#|:))", "社会安全|社会保障"),
     _Key("id_number", rf"national\s+id(?:entity)?(?:\s+card)?|id(?:entity)?\s+card|(?:id|identity){_NUMBERED}"
-         r"|(?<=\bmy\s)id", "身份证|证件"),
+         r"|(?<=\bmy\s)id"
+         # the national numbers of other countries, by their own names
+         r"|nric|hkid|mykad|aadhaa?r|dni|nie|cpf|curp|pesel|personnummer|bsn|(?-i:FIN)(?=\s+(?:is|number|no\b|[:#]))",
+         "身份证|证件|居民证|回乡证|台胞证"),
     _Key("driver_license", rf"driv(?:er'?s?|ing)\s+licen[cs]e|licen[cs]e{_NUMBERED}|(?<=\bmy\s)licen[cs]e(?!\s+plate)", "驾照|驾驶证|驾驶执照"),
     _Key("license_plate", rf"(?:licen[cs]e|number|registration|car)\s+plate|plate{_NUMBERED}|plates?"
          r"|(?<=\bcar\s)reg(?:istration)?(?=\s+(?:is|number|no\b)|:)", "车牌|牌照"),
@@ -442,13 +445,13 @@ _KEYS = (
     _Key("security_code", r"one[\s-]?time\s+(?:code|pin|passcode|password)|otp(?:\s+code)?|verification\s+code"
          r"|(?:2fa|two[\s-]factor|sms|text|login|log-in|sign[\s-]?in|auth(?:entication)?|authenticator)\s+code"
          # "my bank just texted me a code 662901"
-         r"|(?:texted|sent|emailed|messaged|gave)\s+me\s+(?:a|the|this|my|their)\s+(?:\w+\s+)?code",
+         r"|(?:texted|sent|emailed|messaged|gave)\s+me\s+(?:(?:a|the|this|my|their)\s+)?(?:\w+\s+)?code",
          "动态码|动态密码|短信码|登录码"),
     _Key("pin", r"pin"),
     # "the door code is 2580", "locker combo 12-34-56": what opens something
     _Key("pin", r"(?:alarm|door|gate|garage|locker|safe|keypad|entry|building|lock|bike\s+lock)\s+(?:code|combo|combination|pin)"
          r"|combination|(?:lock\s+)?combo|(?:pickup|pick-up|collection|parcel\s+locker)\s+code",
-         "门禁码|门禁密码|门锁密码|保险箱密码|密码锁|取件码|取货码|提货码|开箱码"),
+         "门禁码|门禁密码|门锁密码|保险箱密码|密码锁|取件码|取货码|提货码|开箱码|门禁|门锁|密码门"),
     _Key("password", r"password|passcode|passwd|pwd|pw|pass\s+code|wi-?fi\s+(?:key|code)", "密码|口令", value="secret"),
     # "network Pinewood, pass pinecone77", "pass: x9!k": the short word, before a value that
     # has a digit or a symbol (not a boarding pass or "I'll pass")
@@ -463,7 +466,7 @@ _KEYS = (
          "保单|保险单|医保卡|社保卡|医保|社保"),
     _Key("policy_number", r"insurance(?:\s+policy)?", value="weak"),
     _Key("tax_id", rf"tax(?:payer)?\s+(?:identification|file)|tax(?:payer)?{_NUMBERED}|tax\s+code"
-         rf"|vat{_NUMBERED}|(?-i:EIN|ITIN|TIN)", "税号|纳税人识别号|税务登记号"),
+         rf"|vat{_NUMBERED}|(?-i:EIN|ITIN|TIN|TFN|UTR)|(?-i:PAN)(?=\s+(?:card|number|no\b))", "税号|纳税人识别号|税务登记号"),
 )
 _KEY = re.compile(
     "|".join(

@@ -316,6 +316,16 @@ def test_adversarial_input_is_linear(big: str) -> None:
         ("my SSN's last four are 1120", [("ssn", "1120")]),
         ("护照号码后四位 5678", [("passport", "5678")]),
         ("my license plate reads 7ABC123", [("license_plate", "7ABC123")]),
+        # what opens a door, named by the door alone
+        ("小区门禁是736492，我老忘", [("pin", "736492")]),
+        ("住在 Kyoto 的 Airbnb，门锁 code 是 827364", [("pin", "827364")]),
+        # a code a bank sent, with no article before it
+        ("my bank texted me code 774201 and then someone called", [("security_code", "774201")]),
+        # other countries' national numbers, by their own names
+        ("我的 NRIC 是 S8834521D, 这个 form 要填全部吗", [("id_number", "S8834521D")]),
+        ("my aadhaar is 2345 6789 0123", [("id_number", "2345 6789 0123")]),
+        ("my FIN is G1234567X", [("id_number", "G1234567X")]),
+        ("PAN card number ABCDE1234F", [("tax_id", "ABCDE1234F")]),
     ],
 )
 def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
@@ -329,7 +339,8 @@ def test_more_key_words(text: str, expected: list[tuple[str, str]]) -> None:
      "my boarding pass 12B3 is on the phone", "the bus pass costs 45 a month", "I'll pass 2day",
      "you pass the Exit 42 sign", "I passed the exam in 2024", "the login page is slow: it takes 30 s",
      "the wifi is slow / laggy", "the code for the discount is 2024", "I sin a lot",
-     "a plate of pasta", "I ate 2 plates", "京A是北京的车牌前缀", "my account says 3 payments", "passport says Chinese"],
+     "a plate of pasta", "I ate 2 plates", "京A是北京的车牌前缀", "my account says 3 payments", "passport says Chinese",
+     "小区门禁卡坏了，物业说2号门能进", "门锁坏了 明天10点来修", "门禁在3号楼旁边", "Fin is my cat", "he texted me code words lol"],
 )
 def test_ordinary_words_are_not_keys(text: str) -> None:
     assert kinds(text) == []
