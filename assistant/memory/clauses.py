@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from assistant.memory.extract.common import Sentence, is_question, language, sentences
+from assistant.memory.people import BEINGS as _BEINGS
 from assistant.memory.people import about_someone_else
 
 # Where a Chinese sentence may be cut: commas, enumeration marks, and connectives that start
@@ -235,6 +236,7 @@ def _join_continuations(text: str, clauses: list[Clause]) -> list[Clause]:
     each can be superseded by itself ("我叫王磊，住在武汉" — a move replaces only the city)."""
     out: list[Clause] = []
     other = False
+    introduced = False  # the clause before ends on a pet or a person the user has: "我养了只玄凤鹦鹉"
     for clause in clauses:
         prev = out[-1] if out and out[-1].sentence == clause.sentence else None
         between = text[prev.end:clause.start] if prev is not None else ""
@@ -242,6 +244,10 @@ def _join_continuations(text: str, clauses: list[Clause]) -> list[Clause]:
             prev is not None and clause.lang == "en" and re.fullmatch(r"\s+and\s+", between) is not None
             and len(prev.text.split()) <= 4 and _EN_VERB.search(prev.text) is None
         )
+        if prev is not None and introduced and _ABOUT_THE_ONE_BEFORE.match(clause.text):
+            out[-1] = Clause(text[prev.start:clause.end], prev.start, clause.end, prev.lang, prev.sentence)
+            continue  # "…，叫黄豆", "…，三岁了": its name and age, not the user's
+        introduced = _introduces(clause.text)
         if _own_subject(clause) and not compound:
             other = about_someone_else(clause.text)
         elif prev is not None and (compound or (other and not _asks(clause))):
@@ -251,6 +257,29 @@ def _join_continuations(text: str, clauses: list[Clause]) -> list[Clause]:
             continue
         out.append(clause)
     return out
+
+
+# What a clause says of the pet or person the clause before it ended on: a name, an age, a kind.
+_ABOUT_THE_ONE_BEFORE = re.compile(
+    r"(?:(?:今年|现在|已经|才|都|快)?[\d一二三四五六七八九十两半]{1,3}(?:岁|个月|周)(?:多|半)?了?"
+    r"|(?:名字|小名|大名)?叫[^\s，,。]|名叫|取名|起名|是(?:一?[只条个位])"
+    r"|(?i:named|called)\s|(?i:(?:he|she|it)(?:'s|\s+is)\s+\d)"
+    r"|[\u4e00-\u9fff]{2,3}(?:和|、)[\u4e00-\u9fff]{2,3}$)"  # "我家养了两只狗，大黄和小白": their names
+)
+_NAMED_LAST = re.compile(r"\s*(?:叫|名叫)[\u4e00-\u9fffA-Za-z]{1,8}$|(?i:\s*,?\s+(?:named|called)\s+[A-Za-z]+)$")
+_BEING_LAST = re.compile(
+    r"(?:(?:有|养了?|领养了?|收养了?|生了|添了)(?:一?[只条个位]|两[只条个位]|几[只条个位])?[\u4e00-\u9fff]{0,4}"
+    r"|(?i:(?:have|has|got|adopted|rescued)\s+(?:a|an|two|three)\s+(?:\w+\s+)?))$"
+)
+
+
+def _introduces(clause: str) -> bool:
+    """Whether a clause ends on a pet or a person the user has just brought in ("家里有只猫",
+    "我有个女儿", "we adopted a rescue greyhound")."""
+    bare = clause.rstrip(" !！.。~～")
+    bare = bare[: (m.start() if (m := _NAMED_LAST.search(bare)) else len(bare))]  # "家里有只仓鼠叫芒果"
+    last = next(reversed(list(_BEINGS.finditer(bare))), None)
+    return last is not None and last.end() == len(bare) and _BEING_LAST.search(bare, 0, last.start()) is not None
 
 
 _ZH_SUBJECT = re.compile(r"^(?:我|咱|你|您|他|她|它|[\u4e00-\u9fff]{0,3}(?:老婆|老公|妻子|丈夫|媳妇|爱人|对象|男朋友|女朋友|儿子|女儿|闺女|孩子|娃|爸|妈|哥|姐|弟|妹|朋友|同事|老板|室友)(?:是|在|叫|也|今年|现在|最近|每天|[^\u4e00-\u9fff]))")

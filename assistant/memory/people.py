@@ -98,6 +98,9 @@ _BY_GROUP = {
     for group in PEOPLE
 }
 
+# Any of them, a breed too: "我养了只玄凤鹦鹉" ends on one.
+BEINGS = re.compile(rf"(?i)\b(?:{_words(0)}|{_BREEDS[0]})s?\b|{_words(1)}|{_BREEDS[1]}", re.ASCII)
+
 # The subject of a clause, when it is not the user. The patterns here take ASCII word
 # boundaries: "我的boss说" has one between 的 and boss, and one between boss and 说.
 # What may come before the subject: "and", "btw", "today", "对了", "今天"…
@@ -269,4 +272,4 @@ def admits(memory_text: str, asked: frozenset[str]) -> bool:
     return asked == ANYONE or not named or bool(asked & (owners or named))
 
 
-__all__ = ["ANYONE", "FIRST_PERSON", "PEOPLE", "about_others_only", "about_someone_else", "admits", "named_people", "names_them", "people_asked", "people_in", "refers_back", "user_takes_part"]
+__all__ = ["ANYONE", "BEINGS", "FIRST_PERSON", "PEOPLE", "about_others_only", "about_someone_else", "admits", "named_people", "names_them", "people_asked", "people_in", "refers_back", "user_takes_part"]

@@ -54,6 +54,18 @@ def test_clauses_about_someone_else_stay_together() -> None:
     assert texts("我老婆是护士，在协和上班") == ["我老婆是护士，在协和上班"]
 
 
+def test_a_name_or_an_age_after_a_pet_or_a_person_just_brought_in_is_theirs() -> None:
+    # "叫黄豆" alone read as the user's name; "今年五岁" as the user's age
+    assert texts("我养了只玄凤鹦鹉，叫黄豆") == ["我养了只玄凤鹦鹉，叫黄豆"]
+    assert texts("我有个女儿，叫朵朵，今年五岁") == ["我有个女儿，叫朵朵，今年五岁"]
+    assert texts("家里有只猫，三岁了，叫咪咪") == ["家里有只猫，三岁了，叫咪咪"]
+    assert texts("我家养了两只狗，大黄和小白") == ["我家养了两只狗，大黄和小白"]
+    assert texts("家里有只仓鼠叫芒果 两岁了 女儿天天抱")[0] == "家里有只仓鼠叫芒果 两岁了"
+    # the user's own name and age stay the user's
+    assert texts("我今年三十岁，叫李明") == ["我今年三十岁", "叫李明"]
+    assert texts("我叫王磊，住在武汉") == ["我叫王磊", "住在武汉"]
+
+
 def test_a_question_is_not_joined_to_a_statement_about_someone_else() -> None:
     assert texts("她不会英文，走不了太多路，有什么适合她的活动？")[-1] == "有什么适合她的活动？"
 
