@@ -59,10 +59,10 @@ _KIND_RX = _compiled(_KINDS)
 GONE = re.compile(
     r"(?i)\b(?:sold|selling it|gave (?:it|him|her|them) (?:away|to)|gave away|went to (?:a|my|our|the)|rehome[ds]?|rehoming|donated|"
     r"(?:got|was|been) stolen|stolen|totall?ed|written off|wrote (?:it|her|him) off|scrapped|died on|finally died|gave up the ghost|"
-    r"retired|traded (?:it )?in|passed away|put (?:him|her|it) down|buried|crossed the rainbow bridge|said goodbye|"
+    r"retired|traded (?:it )?in|passed away|put (?:him|her|it) down|buried|crossed the rainbow bridge|said goodbye|euthani[sz]ed|euthanasia|"
     r"returned (?:it|them)|handed (?:it|them) down|passed (?:it|them) (?:on|down)|got rid of|gave my old)\b"
     r"|送给|送人|送走|送回|托付|转送|转卖|退货|退掉了|留给|给了?我(?:爸|妈|姐|哥|弟|妹|老婆|老公|儿子|女儿|朋友)(?:了|用|玩)|挂(?:了)?闲鱼|出掉了|转手|卖了|卖掉|被偷|偷了|丢了|扔了"
-    r"|报废|退役|修不起|没气了|去世|走了|彩虹桥|汪星|喵星|埋在|埋了|送养|领养走",
+    r"|报废|退役|修不起|没气了|去世|走了|彩虹桥|汪星|喵星|埋在|埋了|送养|领养走|安乐|飞走了|跑丢了|走丢了|老死了|病死了",
     re.ASCII,
 )
 # A new one of a kind: "the Fender arrived", "新表到了", "刚入了个小米14", "16 Pro到手",

@@ -121,8 +121,9 @@ TOPICS: tuple[Topic, ...] = (
         r"dog|dogs|puppy|cat|cats|kitten|pet|pets|rabbit|bunny|hamster|parrot|fish tank|goldfish|turtle|tortoise|guinea pig|"
         r"retriever|labrador|terrier|poodle|corgi|husky|beagle|shiba|dachshund|pug|collie|spaniel|tabby|vet|walkies|"
         r"scratching post|litter box|litter tray|kibble|leash|chew toy|fur baby|the fish (?:get|need|are) fed|feed the fish|"
-        r"chewed (?:up|through)|barking|barked|meowing|purring|peed on|neutered|spayed|groomer",
-        r"(?<!单身)狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医|猫砂|猫抓板|狗绳|牵引绳")),
+        r"chewed (?:up|through)|barking|barked|meowing|purring|peed on|neutered|spayed|groomer|greyhound|budgie|cockatiel|gecko|ferret",
+        r"(?<!单身)狗|猫|宠物|兔子|仓鼠|鹦鹉|乌龟|金鱼|柯基|柴犬|金毛|泰迪|哈士奇|布偶|英短|橘猫|狗子|主子|铲屎|遛狗|猫粮|狗粮|兽医|猫砂|猫抓板|狗绳|牵引绳"
+        r"|拉布拉多|边牧|田园犬|美短|狸花|玄凤|虎皮鹦鹉|豚鼠|守宫|八哥")),
     Topic("user.family", False, _rx(
         r"wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|toddler|mom|mum|mother|dad|father|parents|sister|brother|"
         r"siblings?|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|in-laws?|fianc[ée]e?|boyfriend|girlfriend|bf|gf|hubby|married|divorced|wedding|broke up|break up|breakup|split up|dumped|engaged|my ex|single|dating|together",

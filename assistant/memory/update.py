@@ -377,7 +377,7 @@ _HABITS_QUIT = (
 # pepper", "Biscuit passed away", "had to put Max down".
 # When and how a Chinese message says a pet died ("豆豆昨天走了", "我家狗去汪星了")
 _WHEN_ZH = "(?:昨天|昨晚|今天|今早|前天|上周|早上|半夜)?"
-_DIED_ZH = "(?:走了|去世了|没了|去汪星了|去喵星了|当小天使了)"
+_DIED_ZH = "(?:走了|去世了|没了|去汪星了|去喵星了|当小天使了|老死了|病死了)"
 _PET_GONE = re.compile(
     r"(?i)\b(?:said goodbye to|had to put down|put down|buried)\s+(?:our|my)?\s*(?:(?:dog|cat|bunny|rabbit|hamster|boy|girl)\s+)?([a-z][a-z'-]{1,20})\b"
     r"|\blost\s+(?:our|my)\s+(?:old\s+)?(?:dog|cat|bunny|rabbit|hamster|parrot)\s+([a-z][a-z'-]{1,20})\b"
@@ -490,7 +490,8 @@ def _pets_gone(text: str) -> set[str]:
     # a kind is no name: "my sister's dog died" names no pet "dog"
     return {
         name for name in found
-        if name not in _NOT_PET_NAMES and name not in EN_STOP and not kinds_in(name) and len(name) >= 2 and name[0] not in "我你他她它咱大"
+        if name not in _NOT_PET_NAMES and name not in EN_STOP and not kinds_in(name) and len(name) >= 2 and name[0] not in "我你他她它咱"
+        and not name.startswith(("大家", "大伙"))  # "大黄走了" is a dog; "大家都走了" no one
     }
 
 

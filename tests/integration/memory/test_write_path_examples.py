@@ -555,6 +555,29 @@ def test_a_pet_that_died_is_no_longer_recalled_as_alive(profile: Profile, clock:
     assert pet[:8] not in block and pet[:8] in contents(profile, Status.SUPERSEDED)
 
 
+@pytest.mark.parametrize(
+    ("pet", "gone"),
+    [
+        # a species the cue words did not know; a dog called 大黄; a vet's word for it
+        ("我养了只玄凤鹦鹉，叫黄豆", "那只玄凤飞走了，窗户忘关了，找了三天也没找到，唉"),
+        ("我家养了两只狗，大黄和小白", "大黄老死了，就剩小白了，它天天趴门口等"),
+        ("我家 golden retriever 叫 Mango，超级黏人", "上周带狗狗去 vet 做了 euthanasia，cancer 晚期了😭 家里好空"),
+    ],
+)
+def test_a_pet_that_died_or_flew_away_ends(profile: Profile, clock: ManualClock, pet: str, gone: str) -> None:
+    say(profile, clock, pet)
+    clock.advance(timedelta(days=9))
+    say(profile, clock, gone)
+    assert pet[:8] not in contents(profile) and pet[:8] in contents(profile, Status.SUPERSEDED)
+
+
+def test_a_pets_name_and_age_are_not_the_users(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "家里有只猫，三岁了，叫咪咪", "我有个女儿，叫朵朵，今年五岁")
+    stored = contents(profile, None)
+    assert "咪咪" in stored and "朵朵" in stored
+    assert "用户的名字" not in stored and "用户今年" not in stored
+
+
 def test_a_state_said_to_last_a_while_ends(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "my left knee's been acting up, physio says no running for like 6 weeks", "I've been vegan for 3 years")
     clock.advance(timedelta(days=60))
