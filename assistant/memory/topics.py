@@ -102,7 +102,7 @@ TOPICS: tuple[Topic, ...] = (
         r"doctor|teacher|lawyer|accountant|designer|manager|freelance|freelancer|self-employed|retired|startup|firm|agency|"
         r"badge|first shift|back at my desk|turned in my laptop",
         r"工作|上班|公司|工牌|报到|遣散|复工|单位|入职|辞职|离职|裸辞|辞掉|跳槽|转行|转岗|裁员|被裁|实习|老板|同事|加班|职业|岗位|工程师|程序员|老师|(?<![看找见])(?:心理)?医生(?!说|让|建议|开|给|帮|叫|要|换|查)|护士|律师|会计|设计师|经理|"
-        r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|(?<![回过])去[^\s，,。]{1,10}(?:做|当)(?!饭|菜|作业|手术|检查|体检|客|东西|头发|指甲|美甲|按摩|义工|志愿)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?i:join(?:ing|ed)?)\s?(?![我你他她])[\u4e00-\u9fff]{2,6}|在[^\s，,。！!]{1,10}的第一(?:天|周)|我\s?(?i:last day)|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
+        r"^(?:我)?(?:现在|目前)?(?:在)?做\s?[A-Za-z][A-Za-z &/-]{2,30}$|升职|升(?=\s?[A-Za-z\u4e00-\u9fff ]{0,8}(?:lead|经理|主管|总监|组长|manager))|主管|总监|组长|带(?:团队|.{1,3}个人)|创业|自由职业|退休|在.{1,10}(?:做|当)|(?<![回过])去[^\s，,。]{1,10}(?:做|当)(?!饭|菜|作业|手术|检查|体检|客|东西|头发|指甲|美甲|按摩|义工|志愿)|在[\u4e00-\u9fff]{2,8}教(?!我|你|他|她)|在\s?[A-Za-z][\w&.'\- ]{1,30}?\s?(?:做|当)|教书|开店|上岗|带班|夜班|值班|(?i:join(?:ing|ed)?)\s?(?![我你他她])[\u4e00-\u9fff]{2,6}|在[^\s，,。！!]{1,10}的第一(?:天|周)|(?:转|调|跳槽)(?:去|到)[^\s，,。！!]{2,12}(?:的第一(?:天|周|个?星期|个?礼拜|个月)|上班|报到)|我\s?(?i:last day)|(?<![请指])教(?:了|过)?(?:书|课|物理|数学|英语|语文|化学|生物|历史|地理|音乐|美术|体育|钢琴|小学|中学|高中|初中|大学)")),
     Topic("user.diet", True, _rx(
         r"vegetarian|vegan|pescatarian|halal|kosher|keto|(?:intermittent )?fasting|16:8|gluten[- ]free|plant[- ]based|eat(?:ing)? (?:meat|pork|beef|fish|chicken|dairy|eggs)|diet|carnivore|meat lover|"
         r"don't eat|do not eat|can't eat|cannot eat|can't stand|calories|carbs",
@@ -237,21 +237,21 @@ CHANGE = re.compile(
     r"new|just started|started|starting|start at|joining|joined|join(?=\s+(?-i:[A-Z]))|stopped|gave up|broke up|divorced|got married|these days|nowadays|since|upgraded|replaced|traded in|"
     r"signed (?:the|a|our) lease|got (?:the|our) keys|picked up (?:the|our) keys|closed on|(?:day|week) (?:\d{1,2}|one|two|three|four|five) at|"
     r"first (?:day|week|month|shift|night) (?:as|at)(?= (?:an? |the )?\w))\b"
-    r"|(?i:give up)\s*了|(?i:join)\s?[\u4e00-\u9fff]|报到|复工|录取通知书|(?i:first shift|back at my desk|got into|uni starts|college starts)|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|" + _STOPPED_MIXED + r"|开始|新|拿到钥匙|交房|入职|第.天",
+    r"|(?i:give up)\s*了|(?i:join)\s?[\u4e00-\u9fff]|报到|复工|录取通知书|(?i:first shift|back at my desk|got into|uni starts|college starts)|不再|现在|如今|已经|换了|换成|改成|改为|改吃|改喝|改用|改骑|改开|搬到|搬去|搬来|搬家|辞职|离职|裸辞|辞掉|跳槽|转行|卖了|卖掉|分手|离婚|戒了|不.{0,4}了|" + _STOPPED_MIXED + r"|开始|新|拿到钥匙|交房|入职|第.天|第一(?:周|个?星期|个?礼拜|个月)|(?:转|调)(?:去|到)(?=[^\s，,。！!]{2,12}(?:的第一|上班|报到))",
     re.ASCII,
 )
 # A change that ends the old value whatever the new one is ("I quit Acme", "不再吃素").
 ENDED = re.compile(
     r"(?i)\b(?:no longer|anymore|any more|quit|left|resigned|sold|moved out|moved away|broke up|divorced|stopped|gave up|retired|laid off|got fired|was fired|"
     r"is off|are off|'s off|’s off|called off|cancell?ed|fell through|not happening|over now|is over|are over|'s over|’s over|done with|unsubscribed|"
-    r"(?:been |i'm |im |now )single|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
+    r"(?:been |i'm |im |now )single|(?:the |our |my )divorce (?:went through|is final|was finali[sz]ed|came through)|(?:since|after) the divorce|passed away|died|put (?:him|her) down|said goodbye to|came off|healed|recovered|cleared me|all[- ]clear|graduated)\b"
     r"|gave (?:my |in my |two weeks'? )?notice|handed in my notice|put in my notice|(?:\bmy\s+|是我\s?)last day\b|^last day(?!\s+(?:of|in|at|on|for|before|to)\b)"
     # work that ended without a word of leaving: "turned in my laptop and badge", "交完工牌那天", "机构倒闭了"
     r"|\bturned in my (?:laptop|badge|keys)\b|\b(?:company|startup|firm|studio|agency|shop|store|business|restaurant|gym|school|clinic) (?:folded|shut down|closed down|went under|went bust)\b"
     r"|交(?:了|完)?工牌|工牌(?:也)?交了|倒闭|遣散|被优化"
     # studies that ended: "答辩完了 毕业证拿到手", "graduation photos are in"
     r"|毕业证|答辩完|\bgraduation (?:photos|ceremony|day|pics)\b|\bgot my (?:diploma|degree)\b"
-    r"|(?i:give up)\s*了|(?i:cancel(?:l?ed)?)\s*(?:了|掉)|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|只能下次了|下次再约|改天再约|去不成了|吃不成了|退订|取消订阅|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
+    r"|(?i:give up)\s*了|(?i:cancel(?:l?ed)?)\s*(?:了|掉)|不再|辞职|离职|辞了|裸辞|辞掉|卖了|卖掉|分手|离婚|搬走|搬离|戒了|不干了|被裁|退休|取消了|黄了|泡汤|不去了|只能下次了|下次再约|改天再约|去不成了|吃不成了|退订|取消订阅|单身了|恢复单身|放弃了|不学了|不练了|不弹了|不玩了|去世|过世|离世|(?:跟|和)[\u4e00-\u9fff]{1,3}?分了(?=$|[\s，,。！!~～…]|吧|啊|呀)|不.{1,4}了$|" + _STOPPED_MIXED + r"|痊愈|康复了|拆(?:了)?石膏|毕业了|毕业啦|毕业咯"
     # "豆豆走了": a name and 走了, all the clause says, is a death
     r"|^(?![我你他她它咱大])[\u4e00-\u9fff]{2,3}?(?:昨天|昨晚|今天|今早|前天|上周)?(?:走了|没了)$|去汪星|去喵星|彩虹桥",
     re.ASCII,
@@ -308,7 +308,7 @@ RESCHEDULED = re.compile(
 )
 # Ending a relationship without naming anyone: what named a partner ends.
 _PARTNER = re.compile(
-    r"(?i)\b(?:boyfriend|girlfriend|partner|bf|gf|fianc[ée]e?|husband|wife)\b|男朋友|女朋友|男友|女友|对象|男票|女票"
+    r"(?i)\b(?:boyfriend|girlfriend|partner|bf|gf|fianc[ée]e?|husband|wife|hubby)\b|男朋友|女朋友|男友|女友|对象|男票|女票|老公|老婆|丈夫|妻子|爱人|未婚夫|未婚妻"
     # "me and Marcus have been together 3 years", "我和阿哲在一起四年了", "同居"
     r"|(?i:\b(?:been )?together (?:for )?(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?)\b)|在一起.{0,4}(?:年|个月)|同居"
 )
@@ -318,6 +318,9 @@ SINGLE = re.compile(
     # "分了 别问", "2 weeks since the breakup", "called off the engagement", "那个人的东西都打包寄回去了"
     r"|^分了|(?i:\b(?:since|after) the break-?up\b|\bcalled off the (?:engagement|wedding)\b|\bthe engagement is off\b)"
     r"|他的东西都|她的东西都|那个人的东西"
+    # a marriage that ended: "since the divorce went through", "离婚手续办完了"
+    r"|(?i:\b(?:the |our |my )?divorce (?:went through|is final|was finali[sz]ed|came through)\b|\b(?:since|after) the divorce\b)"
+    r"|离婚手续(?:办完|办好|都办)|^(?:我们|我俩|我)?(?:已经|终于)?离(?:了)?婚了"
 )
 # A partner now: what the user said of being single ends ("跟小周领证了", "Priya moved in last week").
 PARTNERED = re.compile(

@@ -252,7 +252,7 @@ _RENAMED = re.compile(
     r"|(?i:\brenamed\s+(?:him|her|it|them)\s+)(?P<en>[A-Z][a-z]+)"
     r"|(?i:\b(?:is|'s)\s+(?:called|named)\s+)(?P<now>[A-Z][a-z]+)(?i:\s+now\b)"
 )
-_ZH_PARTY = re.compile(r"(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?=分手|离婚|分开|断了|掰了)")
+_ZH_PARTY = re.compile(r"(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?=分手|离婚|分开|断了|掰了|分了(?=$|[\s，,。！!~～…]|吧|啊|呀))")
 
 
 # "the trip's off", "旅行取消了": a plan called off by its kind, not by what it was

@@ -556,19 +556,25 @@ def test_a_pet_that_died_is_no_longer_recalled_as_alive(profile: Profile, clock:
 
 
 @pytest.mark.parametrize(
-    ("pet", "gone"),
+    ("before", "after"),
     [
-        # a species the cue words did not know; a dog called 大黄; a vet's word for it
+        # a pet: a species the cue words did not know; a dog called 大黄; a vet's word for it
         ("我养了只玄凤鹦鹉，叫黄豆", "那只玄凤飞走了，窗户忘关了，找了三天也没找到，唉"),
         ("我家养了两只狗，大黄和小白", "大黄老死了，就剩小白了，它天天趴门口等"),
         ("我家 golden retriever 叫 Mango，超级黏人", "上周带狗狗去 vet 做了 euthanasia，cancer 晚期了😭 家里好空"),
+        # a partner: by part of the name; a divorce said by its paperwork
+        ("我男朋友叫陈一鸣，我们在一起三年了", "上周跟一鸣分了，想一个人出去旅行散散心，推荐个地方"),
+        ("我和我老公在经营一家小饭馆", "离婚手续办完了，饭馆归我，一个人管得过来吗"),
+        ("me and my husband Phil run a B&B together on the coast", "since the divorce went through im running the B&B on my own"),
+        # a job: the first week somewhere the user was moved to
+        ("我是湘雅二医院急诊科的护士", "转去社区卫生服务中心的第一周 朝九晚五 不用倒班了"),
     ],
 )
-def test_a_pet_that_died_or_flew_away_ends(profile: Profile, clock: ManualClock, pet: str, gone: str) -> None:
-    say(profile, clock, pet)
+def test_what_ended_without_being_named_again_ends(profile: Profile, clock: ManualClock, before: str, after: str) -> None:
+    say(profile, clock, before)
     clock.advance(timedelta(days=9))
-    say(profile, clock, gone)
-    assert pet[:8] not in contents(profile) and pet[:8] in contents(profile, Status.SUPERSEDED)
+    say(profile, clock, after)
+    assert before[:8] not in contents(profile) and before[:8] in contents(profile, Status.SUPERSEDED)
 
 
 def test_a_pets_name_and_age_are_not_the_users(profile: Profile, clock: ManualClock) -> None:
@@ -970,6 +976,15 @@ def test_what_only_sounds_like_a_correction_replaces_nothing(profile: Profile, c
     say(profile, clock, "I live in Leeds with two cats", "my bad, forgot to reply yesterday. we adopted a kitten called Miso")
     stored = contents(profile)
     assert "杭州做会计" in stored and "Leeds with two cats" in stored and "Miso" in stored
+    assert not profile.store.list(status=Status.SUPERSEDED)
+
+
+def test_someone_elses_divorce_or_a_shared_melon_ends_no_partner(profile: Profile, clock: ManualClock) -> None:
+    say(profile, clock, "我和我老公在经营一家小饭馆", "我男朋友叫陈一鸣")
+    clock.advance(timedelta(days=9))
+    say(profile, clock, "我爸妈离婚了，我心情很差", "和室友分了一个西瓜")
+    stored = contents(profile)
+    assert "我老公" in stored and "陈一鸣" in stored
     assert not profile.store.list(status=Status.SUPERSEDED)
 
 
