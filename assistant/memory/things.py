@@ -31,7 +31,9 @@ _KINDS: dict[str, tuple[str, str]] = {
     "scooter": (r"scooter|e-?bike|moped|motorbike|motorcycle", r"电驴|小电驴|电动车|电瓶车|摩托"),
     "instrument": (r"guitar|strat|telecaster|piano|keyboard|violin|cello|ukulele|drums?|drum kit|saxophone|sax|flute",
                    r"吉他|钢琴|电钢|小提琴|大提琴|古筝|琵琶|尤克里里|架子鼓|萨克斯|长笛|那把琴|这把琴|琴挂|琴卖|那台琴|琴"),
-    "vacuum": (r"vacuum|hoover|roomba|dyson", r"吸尘器|扫地机|扫地机器人|戴森"),
+    "vacuum": (r"vacuum|hoover|roomba|dyson|shark|roborock|stick vac|cordless vac", r"吸尘器|扫地机|扫地机器人|戴森|追觅|科沃斯|石头扫地"),
+    "sewing machine": (r"sewing machine|bernina|singer|janome|brother sewing", r"缝纫机"),
+    "coffee machine": (r"coffee machine|espresso machine|nespresso|breville|delonghi|de'longhi|moka pot", r"咖啡机"),
     "router": (r"router|wi-?fi router|mesh", r"路由器|路由"),
     "console": (r"nintendo switch|playstation|ps5|ps4|xbox|steam deck", r"游戏机"),
     "headphones": (r"headphones|earbuds|airpods|earphones", r"耳机"),
@@ -44,7 +46,9 @@ _KINDS: dict[str, tuple[str, str]] = {
 }
 _PETS = frozenset({"dog", "cat", "small pet"})
 # Kinds one has one of at a time: a new one replaces the old ("新表到了", "16 Pro到手").
-ONE_AT_A_TIME = frozenset({"phone", "watch", "laptop", "tablet", "camera", "car", "scooter", "vacuum", "router"})
+ONE_AT_A_TIME = frozenset({"phone", "watch", "laptop", "tablet", "camera", "car", "scooter", "vacuum", "router", "sewing machine", "coffee machine"})
+# "the guy at the store moved everything to my new iPhone 15": whoever did it, the new one is the user's
+MY_NEW = re.compile(r"(?i)\bmy (?:brand[- ])?new\b|新买的|新换的")
 
 
 def _compiled(table: dict[str, tuple[str, str]]) -> dict[str, re.Pattern[str]]:
@@ -71,7 +75,7 @@ GONE = re.compile(
 ARRIVED = re.compile(
     r"(?i)\b(?:arrived|came today|showed up|picked up (?:my|a|the|our)|got (?:a|an|my|the|our) (?:new|used|first|refurbished)|"
     r"bought (?:a|an|my|the|our)|went (?:mirrorless|electric)|upgraded to|switched to|caved and bought|just got (?:a|an|the|my)|"
-    r"treated myself to (?:a|an|the)|finally (?:got|bought) (?:a|an|the|my))\b"
+    r"treated myself to (?:a|an|the)|finally (?:got|bought) (?:a|an|the|my)|my (?:brand[- ])?new)\b"
     r"|到了|到手|入了|入手|新买的|刚买了|新入|换新|买了(?:一?[台部块辆个把])|收到了?(?:一?[台部块辆个把])|换了(?:一?[台部块辆个把])|提车|提了(?:一?辆)",
     re.ASCII,
 )
@@ -146,4 +150,4 @@ def is_pet(kind: str) -> bool:
     return kind in _PETS
 
 
-__all__ = ["ARRIVED", "GONE", "ONE_AT_A_TIME", "arrived_kinds", "gone_kinds", "handles_in", "handles_renamed", "is_pet", "kinds_in"]
+__all__ = ["ARRIVED", "GONE", "MY_NEW", "ONE_AT_A_TIME", "arrived_kinds", "gone_kinds", "handles_in", "handles_renamed", "is_pet", "kinds_in"]

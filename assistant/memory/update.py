@@ -32,6 +32,7 @@ from assistant.memory.similarity import floors, script
 from assistant.memory.store import NewMemory
 from assistant.memory.text import EN_STOP, has_cjk, match_expression, normalize, tokens
 from assistant.memory.things import (
+    MY_NEW,
     arrived_kinds,
     gone_kinds,
     handles_in,
@@ -678,7 +679,7 @@ class UpdateDecision:
             replaced += self._of_pets_named(old_names, taken(), people=True)
         if not TENTATIVE.search(said) and not _NOT_STOPPING.search(said) and not about_someone_else(said):
             replaced += self._habit_quit(said, at, taken())
-        if not TENTATIVE.search(said) and _the_users(said):
+        if not TENTATIVE.search(said) and (_the_users(said) or MY_NEW.search(said)):
             # "sold the old tablet on ebay", "那只鹦鹉托付给楼下王阿姨了", "新表到了": the thing of
             # that kind the user had before
             things = self._things_of(gone_kinds(said, whole) | arrived_kinds(said), said, at, taken())

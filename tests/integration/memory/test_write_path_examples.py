@@ -566,6 +566,9 @@ def test_a_pet_that_died_is_no_longer_recalled_as_alive(profile: Profile, clock:
         ("我男朋友叫陈一鸣，我们在一起三年了", "上周跟一鸣分了，想一个人出去旅行散散心，推荐个地方"),
         ("我和我老公在经营一家小饭馆", "离婚手续办完了，饭馆归我，一个人管得过来吗"),
         ("me and my husband Phil run a B&B together on the coast", "since the divorce went through im running the B&B on my own"),
+        # a thing: "my new" one, whoever set it up; a vacuum by its brand
+        ("my Galaxy S9 is full again", "the guy at the store moved everything to my new iPhone 15"),
+        ("我们家用的是 Dyson V8，吸力越来越弱", "换了个 Shark 的 cordless，比之前那个轻多了"),
         # a job: the first week somewhere the user was moved to
         ("我是湘雅二医院急诊科的护士", "转去社区卫生服务中心的第一周 朝九晚五 不用倒班了"),
     ],
