@@ -245,6 +245,19 @@ def about_others_only(clause: str) -> bool:
     return _USER_TAKES_PART.search(text, subject.end()) is None
 
 
+# A request about the user alone: "which city do I live in?", "what am I allergic to", "我自己下周
+# 有啥安排", "我在哪个城市工作来着" — not one the user's people may share ("what should I cook").
+_OF_SELF = re.compile(
+    r"(?i)\b(?:myself|me personally|my own)\b|\b(?:do|am|did|was) i\s+(?!know\b|need\b|have to\b|get\b|make\b|cook\b|buy\b)"
+    r"|\bwhat i'?m\b|\bwhere i (?:live|work|am)\b"
+    r"|\b(?:my bio|about me)\b|我自己|我本人|我(?:在|住|是)哪|我(?:是|在)(?:做)?什么(?:工作|的)|我叫什么|我多大|个人简介|自我介绍"
+)
+
+
+def asks_of_self(query: str) -> bool:
+    return _OF_SELF.search(query) is not None
+
+
 @functools.lru_cache(maxsize=8192)
 def people_in(text: str) -> frozenset[str]:
     """The groups of people (and pets) `text` names anywhere."""
@@ -272,4 +285,4 @@ def admits(memory_text: str, asked: frozenset[str]) -> bool:
     return asked == ANYONE or not named or bool(asked & (owners or named))
 
 
-__all__ = ["ANYONE", "BEINGS", "FIRST_PERSON", "PEOPLE", "about_others_only", "about_someone_else", "admits", "named_people", "names_them", "people_asked", "people_in", "refers_back", "user_takes_part"]
+__all__ = ["ANYONE", "BEINGS", "asks_of_self", "FIRST_PERSON", "PEOPLE", "about_others_only", "about_someone_else", "admits", "named_people", "names_them", "people_asked", "people_in", "refers_back", "user_takes_part"]

@@ -38,9 +38,11 @@ from assistant.memory.cues import (
 from assistant.memory.cues import matches as cue_matches
 from assistant.memory.episodes import weekly_routine
 from assistant.memory.people import (
+    BEINGS,
     FIRST_PERSON,
     about_others_only,
     admits,
+    asks_of_self,
     names_them,
     people_asked,
     people_in,
@@ -133,6 +135,15 @@ class RecallTrace:
     vector_ms: float = 0.0
 
 
+# A distilled fact about someone else: "User's brother is named Marcus; …", "用户的姐姐在深圳当律师。"
+_FACT_OF = re.compile(r"(?:User's|用户的)\s*")
+
+
+def _of_another(content: str) -> bool:
+    lead = _FACT_OF.match(content)
+    return lead is not None and BEINGS.match(content, lead.end()) is not None
+
+
 @dataclass
 class _Query:
     """One recall's request and what its routes found so far."""
@@ -147,6 +158,8 @@ class _Query:
         self.now_ts = to_ts(self.now)
         self.terms = list(dict.fromkeys(tokens(self.text, query=True)))
         self.asked = people_asked(self.text)  # whose memories besides the user's it may use
+        # "which city do I live in?", "我自己下周有啥安排": the user's own, no one else's
+        self.of_self = not self.asked and asks_of_self(self.text)
 
     def feat(self, memory_id: int) -> _Features:
         return self.feats.setdefault(memory_id, _Features())
@@ -260,9 +273,14 @@ class Recaller:
         aside: list[int] = []
         for i, memory in live.items():
             f = q.feats[i]
-            if f.entity or f.identifier or f.keyword >= opts.others_keyword or (f.time and "plans" not in f.routes):
+            if f.entity or f.identifier:
                 continue
-            if not about_others_only(memory.content) or admits(memory.content, q.asked):
+            if not q.of_self and (f.keyword >= opts.others_keyword or (f.time and "plans" not in f.routes)):
+                continue  # a request about the user alone shares words with theirs by chance
+            # (with `of_self` nobody else is asked about: a fact about the brother is set aside too)
+            if q.of_self and _of_another(memory.content):
+                pass
+            elif not about_others_only(memory.content) or admits(memory.content, q.asked):
                 continue
             if names_them(memory.content, q.text):
                 continue  # "what should I get raj?" is about "my friend raj"
@@ -271,11 +289,12 @@ class Recaller:
         # plans route dates it in the time asked about
         ahead = [i for i in aside if q.feats[i].time or (live[i].event_at or 0) >= q.now_ts]
         theirs_too = set(ahead) - self._outsiders([live[i] for i in ahead])
+        weight = 0.0 if q.of_self else opts.others_weight
         for i in aside:
             if i in theirs_too:
                 continue
-            relevance[i] *= opts.others_weight
-            order[i] *= opts.others_weight
+            relevance[i] *= weight
+            order[i] *= weight
 
     def _outsiders(self, memories: list[Memory]) -> set[int]:
         """Of `memories`, the ids of what someone outside the family does without the user ("我同事

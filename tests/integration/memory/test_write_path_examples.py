@@ -681,6 +681,24 @@ def test_someone_elses_pet_does_not_answer_for_the_users(profile: Profile, clock
     assert "年糕" in block and "旺财" not in block
 
 
+@pytest.mark.parametrize(
+    ("told", "asked", "theirs", "mine"),
+    [
+        (("my brother Marcus lives in Austin and works at a brewery", "me, I'm up in Seattle doing nursing"),
+         "which city do I live in?", "Austin", "Seattle"),
+        (("我姐姐在深圳当律师", "我自己在武汉当初中老师"), "我在哪个城市工作来着？", "深圳", "武汉"),
+    ],
+)
+def test_a_question_about_the_user_alone_leaves_out_what_others_do(
+    profile: Profile, clock: ManualClock, told: tuple[str, ...], asked: str, theirs: str, mine: str
+) -> None:
+    say(profile, clock, *told)
+    block = prompt(profile, clock, asked)
+    assert mine in block and theirs not in block
+    # a request the user's people may share still sees them
+    assert theirs in prompt(profile, clock, "my brother is visiting, where should we eat?" if mine == "Seattle" else "我姐姐来看我，带她去哪吃")
+
+
 def test_an_apology_with_if_is_no_condition(profile: Profile, clock: ManualClock) -> None:
     say(profile, clock, "hey! im Marcus, based in Denver, nurse on night shift at the ER so sorry if i message u at weird hours lol")
     assert "Denver" in contents(profile)
