@@ -248,7 +248,7 @@ def about_others_only(clause: str) -> bool:
 # A request about the user alone: "which city do I live in?", "what am I allergic to", "我自己下周
 # 有啥安排", "我在哪个城市工作来着" — not one the user's people may share ("what should I cook").
 _OF_SELF = re.compile(
-    r"(?i)\b(?:myself|me personally|my own)\b|\b(?:do|am|did|was) i\s+(?!know\b|need\b|have to\b|get\b|make\b|cook\b|buy\b)"
+    r"(?i)\b(?:myself|me personally)\b|\b(?:do|did) i (?:live|work|study|own|take|drive|use|weigh|go to)\b|\b(?:am|was) i\b"
     r"|\bwhat i'?m\b|\bwhere i (?:live|work|am)\b"
     r"|\b(?:my bio|about me)\b|我自己|我本人|我(?:在|住|是)哪|我(?:是|在)(?:做)?什么(?:工作|的)|我叫什么|我多大|个人简介|自我介绍"
 )

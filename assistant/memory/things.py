@@ -32,7 +32,7 @@ _KINDS: dict[str, tuple[str, str]] = {
     "instrument": (r"guitar|strat|telecaster|piano|keyboard|violin|cello|ukulele|drums?|drum kit|saxophone|sax|flute",
                    r"吉他|钢琴|电钢|小提琴|大提琴|古筝|琵琶|尤克里里|架子鼓|萨克斯|长笛|那把琴|这把琴|琴挂|琴卖|那台琴|琴"),
     "vacuum": (r"vacuum|hoover|roomba|dyson|shark|roborock|stick vac|cordless vac", r"吸尘器|扫地机|扫地机器人|戴森|追觅|科沃斯|石头扫地"),
-    "sewing machine": (r"sewing machine|bernina|singer|janome|brother sewing", r"缝纫机"),
+    "sewing machine": (r"sewing machine|bernina|janome", r"缝纫机"),
     "coffee machine": (r"coffee machine|espresso machine|nespresso|breville|delonghi|de'longhi|moka pot", r"咖啡机"),
     "router": (r"router|wi-?fi router|mesh", r"路由器|路由"),
     "console": (r"nintendo switch|playstation|ps5|ps4|xbox|steam deck", r"游戏机"),
