@@ -471,7 +471,7 @@ class EpisodeCapture:
             city = BY_SLOT["user.city"]
             if topic is not city and city not in also and subject_is_user and located(body):
                 also.append(city)  # "在大连一所中学教物理", "I teach at a comp in Headingley": where they are
-            # a statement worth keeping that no cue word or prototype placed ("调去区图书馆的第一个礼拜"
+            # a statement worth keeping that no cue word or prototype placed ("换到区图书馆的第一个礼拜"
             # is about work): filed under the topic the text classifier finds likely, for the read
             # path to find it by; not as its own topic, which would let a guess replace what the user
             # said of that part of life, or keep the statement from fading

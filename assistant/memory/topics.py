@@ -517,7 +517,7 @@ class TopicClassifier:
 
     def learned(self, clause: str) -> Topic | None:
         """The topic the text classifier (`topic_model.py`) finds likely enough, or None: for a
-        statement worth keeping that `classify` placed nowhere ("调去区图书馆的第一个礼拜").
+        statement worth keeping that `classify` placed nowhere ("换到区图书馆的第一个礼拜").
         Not for telling a statement from small talk: it knows no "none of these", so "lol ok"
         is likely enough about something."""
         slot, likelihood = likely_topic(clause)

@@ -27,7 +27,7 @@ NOW = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
 # Written for this test (none is among the examples, checked below): each says what part of life
 # it is about with no cue word, the way people tell it.
 UNCUED = [
-    ("调去区图书馆的第一个礼拜", "user.job"),
+    ("换到区图书馆的第一个礼拜", "user.job"),  # ("调去…的第一个礼拜" is cued now)
     ("最近改喝豆浆了", "user.diet"),
 ]
 
