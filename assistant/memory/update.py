@@ -117,6 +117,10 @@ _MANY_VALUES_SIMILARITY = 0.55
 # `_PART_SCAN`; in a part with many values at a time, only one that shares a word with it. Not
 # for plans, which have rules of their own (called off, moved, made instead).
 _CHANGE_SURE = 0.8
+# What a change by meaning leaves of the ended statement's message, in its part of life: the words
+# the text classifier files at least this likely under a part with many values at a time.
+_SPARED_PARTS = frozenset({"user.health", "user.allergy", "user.family", "user.pet"})
+_SPARED_LIKELY = 0.3
 _PART_LIKELY = 0.5
 _PART_SCAN = 200
 _PART_CHANGES = frozenset(t.slot for t in TOPICS if t.slot != "user.plan")
@@ -1133,7 +1137,11 @@ class UpdateDecision:
         if best is None:
             return None
         _, new_id, old = best
-        replaced = [old, *self._going_with([old], at, set(keep), same_topic=False)]
+        # the rest of what the same message said of a one-value part goes with it ("我在北京 住天通苑
+        # 每天挤5号线" ends whole when the user has moved); of a part with many values, only the one
+        part = BY_SLOT.get(old.topic or "")
+        one_value = part is not None and part.single
+        replaced = [old, *self._going_with([old], at, set(keep), same_topic=one_value, spare_conditions=one_value)]
         for memory in replaced:
             self.service.supersede(memory.id, new_id)
         return new_id, replaced
@@ -1186,13 +1194,16 @@ class UpdateDecision:
         return any(change_likelihood(t) >= _TELLS_A_CHANGE for t in told)
 
     def _going_with(
-        self, replaced: list[Memory], at: float, keep: set[int], *, same_topic: bool = True, same_plan: bool = True
+        self, replaced: list[Memory], at: float, keep: set[int], *, same_topic: bool = True, same_plan: bool = True,
+        spare_conditions: bool = False,
     ) -> list[Memory]:
         """What goes with the replaced memories: the same message's words about the same part
         of life ("I'm doing 16:8 fasting, only eating 12 to 8" ends with "不搞 fasting 了"; with
         `same_topic` False only the other parts of the same plan, with `same_plan` False not
         those either), and a fact with the episode it was distilled from, either way (a stale
-        episode brings the old fact back, and a fact outlives nothing its episode said)."""
+        episode brings the old fact back, and a fact outlives nothing its episode said). With
+        `spare_conditions`, not the words the text classifier reads as of a part with many values
+        at a time ("我不吃辣 一点都不行 胃不好": the stomach outlives the diet)."""
         store = self.service.store
         out: list[Memory] = []
         taken = {m.id for m in replaced} | keep
@@ -1200,7 +1211,17 @@ class UpdateDecision:
             topics = {m.topic for m in replaced if m.topic}
             days = {m.event_at for m in replaced if m.category is Category.GOAL}  # a plan's other parts
             homes = any(HOMETOWN.search(m.content) for m in replaced)
-            for memory in store.siblings(replaced):
+            siblings = store.siblings(replaced)
+            spared: set[int] = set()
+            if spare_conditions and same_topic:
+                same = [m for m in siblings if m.topic in topics and m.id not in taken]
+                spared = {
+                    m.id for m, (slot, likely) in zip(same, likely_topics([m.content for m in same]) if same else [], strict=True)
+                    if slot in _SPARED_PARTS and slot not in topics and likely >= _SPARED_LIKELY
+                }
+            for memory in siblings:
+                if memory.id in spared:
+                    continue
                 one_plan = same_plan and memory.category is Category.GOAL and memory.event_at in days
                 if memory.topic == "user.city" and not homes and HOMETOWN.search(memory.content):
                     continue  # "I grew up in Ohio. I live in Boston.": a move leaves where they grew up

@@ -115,3 +115,18 @@ def test_a_wish_beside_a_change_sets_aside_only_its_own_clause(profile: Profile,
     say(profile, clock, "去医院做了脱敏治疗，现在抱猫一点事都没有，医生说过敏已经好了！想去领养一只猫")
     assert "猫毛过敏" not in active(profile)
     assert any("猫毛过敏" in m.content for m in profile.store.list(status=Status.SUPERSEDED))
+
+
+def test_what_the_same_message_said_of_a_one_value_part_goes_with_the_statement_it_ends(
+    profile: Profile, clock: ManualClock
+) -> None:
+    # (written for this test: in no pair file) the new home is told by what it is like; the
+    # classifier's path ends the statement of where the user lived, and the rest of that message
+    # about the same home goes with it. The cat, of a part with many values, stays.
+    say(profile, clock, "我住在墨尔本的 Box Hill，楼下就是超市，买菜方便，家里养了只猫叫年糕")
+    say(profile, clock, "Doncaster 这边的 townhouse 大多了 就是离 train 站远")
+    stored = active(profile)
+    assert all(old not in stored for old in ("Box Hill", "楼下就是超市", "买菜方便"))
+    assert all(new in stored for new in ("年糕", "Doncaster"))
+    superseded = "\n".join(m.content for m in profile.store.list(status=Status.SUPERSEDED))
+    assert "买菜方便" in superseded  # history keeps it
