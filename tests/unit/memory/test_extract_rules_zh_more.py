@@ -384,6 +384,10 @@ def test_what_a_company_does_is_not_the_users_job() -> None:
         ("要不要提前订票", True),
         ("我在犹豫要不要换工作", False),  # considering is told, not asked
         ("没啥好说的", False),
+        ("附近有啥好的 gym", True),
+        ("剩下那盒给谁好", True),
+        ("我家附近有啥好的都被我吃遍了", False),
+        ("我觉得谁都好", False),
     ],
 )
 def test_a_chinese_ask_for_advice_is_a_question(text: str, question: bool) -> None:
