@@ -184,7 +184,7 @@ class UpdateRunner:
 
 
 # The pair files the change and topic classifiers (`memory/changes.py`, `memory/topic_model.py`) are
-# fitted on, in this order. The others in tests/scenarios/updates (updates-b to updates-j) never are.
+# fitted on, in this order. The others in tests/scenarios/updates (updates-b to updates-k) never are.
 TRAINING_PAIRS = (
     "updates-a.jsonl", "train-ta.jsonl", "train-tb.jsonl", "train-td.jsonl", "train-te.jsonl", "train-tf.jsonl", "train-tg.jsonl",
 )
